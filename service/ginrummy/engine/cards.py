@@ -77,9 +77,7 @@ def parse_card(value: str | int) -> Card:
         text = text.replace(alias, glyph)
     card = _PARSE.get(text)
     if card is None:
-        raise BadCardError(
-            f"not a card: {value!r} (write rank then suit, e.g. 7H, 10D, TD, QS or 7♥)"
-        )
+        raise BadCardError(f"not a card: {value!r} (write rank then suit, e.g. 7H, 10D, TD, QS or 7♥)")
     return card
 
 

@@ -1,0 +1,47 @@
+"""The Gin Rummy rules engine: pure Python, standard library only, deterministic given its random source.
+
+>>> deadwood(["7S", "7H", "7D", "4C", "5C", "6C", "2H", "3D"])
+5
+>>> knock_deadwood(["AS", "2S", "3S", "JH", "JD", "JC", "4H", "3H", "5D", "9C", "KD"])
+21
+"""
+
+from .actions import Action
+from .cards import card_text, card_value, mask_of, parse_card, parse_cards, texts
+from .errors import GinRummyError
+from .game import Game
+from .hand import Event, Hand, HandEnd, HandOutcome, Phase
+from .melds import Arrangement, Meld, MeldKind, best_melds, deadwood, knock_deadwood
+from .rules import OPTION_DOCS, PRESET_DOCS, PRESETS, Rules
+from .serialize import dumps, loads
+from .views import seat_view
+
+__all__ = [
+    "OPTION_DOCS",
+    "PRESETS",
+    "PRESET_DOCS",
+    "Action",
+    "Arrangement",
+    "Event",
+    "Game",
+    "GinRummyError",
+    "Hand",
+    "HandEnd",
+    "HandOutcome",
+    "Meld",
+    "MeldKind",
+    "Phase",
+    "Rules",
+    "best_melds",
+    "card_text",
+    "card_value",
+    "deadwood",
+    "dumps",
+    "knock_deadwood",
+    "loads",
+    "mask_of",
+    "parse_card",
+    "parse_cards",
+    "seat_view",
+    "texts",
+]

@@ -1,0 +1,373 @@
+"""A game (hands to the target, with bonuses) and a match (best of N games, or Hollywood's three at once).
+
+>>> import random
+>>> from ginrummy.engine.rules import Rules
+>>> game = Game.new(Rules(), random.Random(1))
+>>> game.hand_number, game.to_act in (0, 1), game.phase
+(1, True, 'upcard_nondealer')
+>>> rng = random.Random(2)
+>>> while not game.match_over:
+...     seat = game.to_act if game.to_act is not None else 0
+...     _ = game.apply(seat, rng.choice(game.legal_actions(seat)), rng=rng)
+>>> game.match_winner in (0, 1)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import DEAL, Action
+from .cards import card_text, texts
+from .errors import CannotUndoError, GameOverError, IllegalActionError, NotYourTurnError
+from .hand import Event, Hand, HandEnd, HandOutcome, _event
+from .melds import min_deadwood
+from .rules import Rules
+
+SEATS = (0, 1)
+HOLLYWOOD_GAMES = 3
+
+
+@dataclass
+class GameScore:
+    """The score sheet of one game: hand points, hands won, and the bonuses once it is over."""
+
+    number: int
+    points: list[int] = field(default_factory=lambda: [0, 0])
+    hands_won: list[int] = field(default_factory=lambda: [0, 0])
+    reached_target: int | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.reached_target is not None
+
+    def settle(self, rules: Rules) -> dict[str, Any]:
+        """Bonuses, grand totals and the winner (meaningful once the game is over)."""
+        winner_seat = self.reached_target
+        game_bonus = [0, 0]
+        box = [rules.box_bonus * won for won in self.hands_won]
+        points = list(self.points)
+        shutout = False
+        if winner_seat is not None:
+            game_bonus[winner_seat] = rules.game_bonus
+            shutout = self.hands_won[1 - winner_seat] == 0 and rules.shutout != "none"
+            if shutout and rules.shutout == "double_hand_points":
+                points[winner_seat] *= 2
+            elif shutout:
+                game_bonus[winner_seat] *= 2
+                box[winner_seat] *= 2
+        grand = [points[s] + game_bonus[s] + box[s] for s in SEATS]
+        # The higher grand total wins; a tie goes to the player who reached the target.
+        winner = winner_seat
+        if winner_seat is not None and grand[0] != grand[1]:
+            winner = 0 if grand[0] > grand[1] else 1
+        return {
+            "number": self.number,
+            "points": list(self.points),
+            "hands_won": list(self.hands_won),
+            "over": self.over,
+            "reached_target": self.reached_target,
+            "bonuses": {
+                "game": game_bonus,
+                "box": box,
+                "shutout": shutout,
+                "shutout_hand_points": [points[s] - self.points[s] for s in SEATS],
+            },
+            "grand_totals": grand,
+            "winner": winner,
+        }
+
+
+@dataclass(frozen=True)
+class HandSummary:
+    """What the score sheet and the statistics keep of a finished hand."""
+
+    number: int
+    end: HandEnd
+    winner: int | None
+    points: int
+    knocker: int | None
+    deadwood: tuple[int, int]
+    games: tuple[int, ...]  # the game numbers the points went to
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "end": self.end.value,
+            "winner": self.winner,
+            "points": self.points,
+            "knocker": self.knocker,
+            "deadwood": list(self.deadwood),
+            "games": list(self.games),
+        }
+
+
+class Game:
+    """A whole match under one set of rules: the live hand, the score sheets and the deal order."""
+
+    def __init__(self, rules: Rules, dealer: int) -> None:
+        self.rules = rules
+        self.dealer = dealer  # dealer of the live hand, or of the next one between hands
+        self.hand: Hand | None = None
+        self.hand_number = 0
+        self.scores: list[GameScore] = (
+            [GameScore(n + 1) for n in range(HOLLYWOOD_GAMES)] if rules.hollywood else [GameScore(1)]
+        )
+        self.games_won = [0, 0]
+        self.summaries: list[HandSummary] = []
+        self.match_winner: int | None = None
+
+    @classmethod
+    def new(cls, rules: Rules, rng: random.Random, *, first_dealer: int | None = None) -> Game:
+        """A new match with its first hand dealt. The first dealer is cut for: higher card deals."""
+        game = cls(rules, cut_for_dealer(rng) if first_dealer is None else first_dealer)
+        game._deal(rng)
+        return game
+
+    # -- queries --------------------------------------------------------------------------------
+
+    @property
+    def match_over(self) -> bool:
+        return self.match_winner is not None
+
+    @property
+    def hand_over(self) -> bool:
+        return self.hand is None or self.hand.over
+
+    @property
+    def phase(self) -> str:
+        """The hand's phase while it is live, else ``hand_over``, ``game_over`` or ``match_over``."""
+        if self.match_over:
+            return "match_over"
+        if self.hand is not None and not self.hand.over:
+            return self.hand.phase.value
+        if self.hand is not None and self._current_game_just_ended():
+            return "game_over"
+        return "hand_over"
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose move it is; None between hands (either seat may deal) or when all is over."""
+        if self.hand is None or self.hand.over:
+            return None
+        return self.hand.turn
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self.match_over:
+            return []
+        if self.hand is None or self.hand.over:
+            return [Action.deal()]
+        return self.hand.legal_actions(seat)
+
+    def hand_deck(self) -> tuple[int, ...]:
+        """The live hand's deck order (server-side only: for the shuffle commitment)."""
+        assert self.hand is not None
+        return self.hand.deck
+
+    def hand_record(self) -> dict[str, Any]:
+        """The current hand revealed, once it is over."""
+        if self.hand is None:
+            raise IllegalActionError("no hand has been dealt")
+        record = self.hand.record()
+        record["number"] = self.hand_number
+        return record
+
+    def current_scores(self) -> list[GameScore]:
+        """The games that are being played now (three in Hollywood, else the latest)."""
+        return self.scores if self.rules.hollywood else self.scores[-1:]
+
+    def _current_game_just_ended(self) -> bool:
+        return all(score.over for score in self.current_scores())
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    def apply(
+        self, seat: int, action: Action | dict[str, Any], rng: random.Random | None = None
+    ) -> list[Event]:
+        """Validate and apply one seat's action; `rng` shuffles for a deal. Raises a GinRummyError and
+        changes nothing when the action is not legal."""
+        if seat not in SEATS:
+            raise NotYourTurnError(f"there is no seat {seat!r}")
+        action = Action.from_json(action)
+        if self.match_over:
+            raise GameOverError("the match is over")
+        if action.type == DEAL:
+            if not self.hand_over:
+                raise IllegalActionError("the hand is still being played")
+            if rng is None:
+                raise ValueError("dealing needs a random source")
+            return self._deal(rng)
+        if self.hand is None or self.hand.over:
+            raise IllegalActionError(f"the hand is over: the next action is a deal, not {action.type}")
+        events = self.hand.apply(seat, action)
+        if self.hand.over:
+            events += self._score_hand()
+        return events
+
+    def _deal(self, rng: random.Random) -> list[Event]:
+        events: list[Event] = []
+        if self._current_game_just_ended() and self.hand is not None:
+            self.scores.append(GameScore(len(self.scores) + 1))
+        deck = list(range(52))
+        rng.shuffle(deck)
+        self.hand = Hand.deal(self.rules, self.dealer, deck)
+        self.hand_number += 1
+        hand = self.hand
+        events.append(
+            _event(
+                "deal",
+                None,
+                {s: {"cards": texts(hand.hands[s])} for s in SEATS},
+                hand=self.hand_number,
+                dealer=self.dealer,
+                upcard=card_text(hand.upcard),
+                stock_size=hand.stock_size,
+                knock_limit=hand.knock_limit,
+                spades_double=hand.spades_double,
+                game=self.scores[-1].number,
+            )
+        )
+        return events
+
+    def _score_hand(self) -> list[Event]:
+        hand = self.hand
+        assert hand is not None and hand.outcome is not None
+        outcome = hand.outcome
+        winner = outcome.winner
+        games: tuple[int, ...] = ()
+        events: list[Event] = []
+        if winner is not None:
+            games = self._credit(winner, outcome)
+        self.summaries.append(
+            HandSummary(
+                self.hand_number,
+                outcome.end,
+                winner,
+                outcome.points,
+                outcome.knocker,
+                self._final_deadwood(),
+                games,
+            )
+        )
+        self.dealer = self._next_dealer(outcome)
+        for score in self.scores:
+            if score.number in games and score.over:
+                sheet = score.settle(self.rules)
+                events.append(_event("game_over", sheet["winner"], **sheet))
+        if self._current_game_just_ended():
+            events += self._close_games()
+        return events
+
+    def _credit(self, winner: int, outcome: HandOutcome) -> tuple[int, ...]:
+        if self.rules.hollywood:
+            wins = sum(1 for s in self.summaries if s.winner == winner) + 1
+            targets = self.scores[: min(wins, HOLLYWOOD_GAMES)]
+        else:
+            targets = self.scores[-1:]
+        credited = []
+        for score in targets:
+            if score.over:
+                continue
+            score.points[winner] += outcome.points
+            score.hands_won[winner] += 1
+            credited.append(score.number)
+            if score.points[winner] >= self.rules.target:
+                score.reached_target = winner
+        return tuple(credited)
+
+    def _close_games(self) -> list[Event]:
+        """The games in play are all over: count game wins and decide the match."""
+        settled = [s.settle(self.rules) for s in self.current_scores()]
+        for sheet in settled:
+            self.games_won[sheet["winner"]] += 1
+        needed = (HOLLYWOOD_GAMES if self.rules.hollywood else self.rules.games) // 2 + 1
+        leader = 0 if self.games_won[0] >= self.games_won[1] else 1
+        if self.games_won[leader] >= needed or self.rules.hollywood:
+            self.match_winner = leader
+            return [_event("match_over", leader, games_won=list(self.games_won))]
+        return []
+
+    def _next_dealer(self, outcome: HandOutcome) -> int:
+        if outcome.winner is None:
+            return self.dealer if self.rules.redeal_after_wall == "same_dealer" else 1 - self.dealer
+        rule = self.rules.next_dealer
+        if rule == "loser":
+            return 1 - outcome.winner
+        if rule == "winner":
+            return outcome.winner
+        return 1 - self.dealer
+
+    def _final_deadwood(self) -> tuple[int, int]:
+        """Each seat's deadwood at the end of the hand (after lay-offs for the defender)."""
+        hand = self.hand
+        assert hand is not None
+        if hand.knocker is not None:
+            assert hand.knock_arrangement is not None and hand.defender_result is not None
+            values = [0, 0]
+            values[hand.knocker] = hand.knock_arrangement.deadwood
+            values[1 - hand.knocker] = hand.defender_result.deadwood
+            return values[0], values[1]
+        return min_deadwood(hand.hands[0]), min_deadwood(hand.hands[1])
+
+    # -- undo -----------------------------------------------------------------------------------
+
+    def undo(self, seat: int) -> int:
+        """Take back `seat`'s last action in the live hand and everything after it, replaying the hand on
+        the same deck (so the stock stays as it was). Returns how many actions were taken back."""
+        hand = self.hand
+        if hand is None or hand.over:
+            raise CannotUndoError("only moves of a hand still being played can be taken back")
+        last = max((i for i, e in enumerate(hand.log) if e.seat == seat), default=None)
+        if last is None:
+            raise CannotUndoError("you have made no move in this hand yet")
+        self.hand = replay_hand(hand, len(hand.log) - last)
+        return len(hand.log) - last
+
+    # -- statistics -----------------------------------------------------------------------------
+
+    def stats(self) -> list[dict[str, Any]]:
+        """Per-seat figures over the finished hands of the match."""
+        out = []
+        hands = self.summaries
+        for seat in SEATS:
+            won = [h for h in hands if h.winner == seat]
+            ended = [h for h in hands if h.end not in (HandEnd.WALL, HandEnd.DRAW_LIMIT)]
+            out.append(
+                {
+                    "hands_played": len(hands),
+                    "hands_won": len(won),
+                    "gins": sum(1 for h in won if h.end is HandEnd.GIN),
+                    "big_gins": sum(1 for h in won if h.end is HandEnd.BIG_GIN),
+                    "knocks": sum(1 for h in hands if h.knocker == seat),
+                    "undercuts_given": sum(1 for h in won if h.end is HandEnd.UNDERCUT),
+                    "undercuts_suffered": sum(
+                        1 for h in hands if h.end is HandEnd.UNDERCUT and h.winner != seat
+                    ),
+                    "walls": sum(1 for h in hands if h.end in (HandEnd.WALL, HandEnd.DRAW_LIMIT)),
+                    "avg_deadwood": round(sum(h.deadwood[seat] for h in ended) / len(ended), 2)
+                    if ended
+                    else 0.0,
+                    "points": sum(h.points for h in won),
+                    "points_per_hand": round(sum(h.points for h in won) / len(hands), 2) if hands else 0.0,
+                }
+            )
+        return out
+
+
+def replay_hand(hand: Hand, drop: int = 0) -> Hand:
+    """A fresh copy of `hand` rebuilt from its deal and its log, less the last `drop` actions."""
+    copy = Hand.deal(hand.rules, hand.dealer, hand.deck)
+    entries = hand.log[: len(hand.log) - drop]
+    for entry in entries:
+        copy.apply(entry.seat, entry.action)
+    return copy
+
+
+def cut_for_dealer(rng: random.Random) -> int:
+    """Each seat cuts a card; the higher rank deals (ace low), equal ranks cut again."""
+    while True:
+        first, second = rng.sample(range(52), 2)
+        if first % 13 != second % 13:
+            return 0 if first % 13 > second % 13 else 1
