@@ -89,7 +89,7 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         """Every option with its value, JSON-safe."""
-        return dataclasses.asdict(self)
+        return {name: getattr(self, name) for name in OPTION_NAMES}
 
     def changes(self) -> dict[str, Any]:
         """Only the options that differ from the defaults (a compact form for storage)."""
