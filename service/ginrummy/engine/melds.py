@@ -58,6 +58,7 @@ __all__ = [
     "deadwood",
     "discard_options",
     "knock_deadwood",
+    "knock_min",
     "meld_kind",
     "min_deadwood",
     "validate_arrangement",
@@ -348,15 +349,43 @@ def knock_deadwood(cards: Iterable[str | int]) -> int:
     return _knock_min(mask)
 
 
+def knock_min(mask: int) -> int:
+    """:func:`knock_deadwood` of a bitmask (at least one card): least deadwood after the best discard.
+
+    >>> knock_min(mask_of(["AC", "2C", "3C", "9D"]))
+    0
+    """
+    return _knock_min(mask)
+
+
 def discard_options(mask11: int) -> list[tuple[int, int]]:
     """``(card, deadwood after discarding it)`` for every card, ascending by deadwood then card.
 
     >>> [(card_text(c), dw) for c, dw in discard_options(mask_of(["AC", "2C", "3C", "9D"]))][:2]
     [('9D', 0), ('3C', 12)]
     """
-    options = [(card, min_deadwood(mask11 ^ 1 << card)) for card in cards_of(mask11)]
-    options.sort(key=lambda option: (option[1], option[0]))
-    return options
+    table = _RUN_DEADWOOD
+    ranked: list[tuple[int, int]] = []
+    if _triples(mask11):
+        rest = mask11
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            ranked.append((min_deadwood(mask11 ^ low), low.bit_length() - 1))
+    else:
+        # No rank is held three times, so no discard can make a set: only the discard's own suit
+        # changes, and its run-only deadwood is one table lookup.
+        fields = _fields(mask11)
+        total = sum(table[field] for field in fields)
+        for suit, field in enumerate(fields):
+            others = total - table[field]
+            rest = field
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                ranked.append((others + table[field ^ low], low.bit_length() - 1 + 13 * suit))
+    ranked.sort()
+    return [(card, dw) for dw, card in ranked]
 
 
 # --------------------------------------------------------------------------------------------
@@ -758,6 +787,8 @@ def validate_layoff(
     result: list[Layoff] = []
     for item in layoffs:
         try:
+            if isinstance(item, (str, bytes)):
+                raise TypeError
             raw_card, index = item
         except (TypeError, ValueError):
             raise InvalidLayoffError(f"a lay-off is (card, meld index), not {item!r}") from None
