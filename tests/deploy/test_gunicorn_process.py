@@ -1,0 +1,235 @@
+"""The container's exact command, run here without Docker, and the ``ginrummy-serve`` run command.
+
+- The CMD of the Dockerfile (the same as compose's and the Kubernetes Deployment's) is started as is, with
+  the virtualenv's gunicorn first on PATH, against the suite's real Redis; the Dockerfile's HEALTHCHECK
+  command reports it healthy; /readyz, /metrics and the request id work; SIGTERM lets an in-flight stream
+  finish (the drain) and gunicorn exits 0; the JSON logs never contain the token.
+- ``ginrummy-serve`` with REDIS_URL unset starts the embedded redis-server (AOF in GIN_DATA_DIR), serves
+  games, stops Redis on exit, and a game survives a restart.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+from ginrummy.store.connection import free_port
+
+from tests.deploy.play import create_game, reload, step
+from tests.deploy.test_deploy_files import ROOT, dockerfile_cmd, dockerfile_healthcheck
+
+VENV_BIN = Path(sys.executable).parent
+
+
+def _env(**extra: str) -> dict[str, str]:
+    """The process environment with the virtualenv's tools first on PATH, as /opt/venv/bin is in the image."""
+    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "PROMETHEUS_MULTIPROC_DIR"}}
+    env["PATH"] = f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}"
+    env["GIN_ACCESS_LOG"] = "1"
+    env.update(extra)
+    return env
+
+
+def _wait_until(what: str, check: object, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(
+                f"{what}: the process exited ({process.returncode}):\n{log.read_text()[-3000:]}"
+            )
+        if check():  # type: ignore[operator]
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}:\n{log.read_text()[-3000:]}")
+
+
+def _healthy(port: int) -> bool:
+    """The Dockerfile's HEALTHCHECK command, run as Docker would (in the image's working directory)."""
+    command = dockerfile_healthcheck()
+    result = subprocess.run(command, cwd=ROOT, env=_env(GIN_BIND=f"0.0.0.0:{port}"), capture_output=True)
+    return result.returncode == 0
+
+
+@pytest.fixture
+def container_command(redis_url: str, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str, Path]]:
+    port = free_port()
+    log = tmp_path / "gunicorn.log"
+    env = _env(
+        REDIS_URL=redis_url,
+        GIN_BIND=f"127.0.0.1:{port}",
+        GIN_WORKERS="2",
+        GIN_THREADS="4",
+        GIN_GRACEFUL_TIMEOUT="20",
+        GIN_STREAM_KEEPALIVE="1",
+        GIN_STREAM_MAX="3",
+    )
+    with log.open("wb") as out:
+        process = subprocess.Popen(dockerfile_cmd(), cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        _wait_until("the HEALTHCHECK to pass", lambda: _healthy(port), process, log)
+        yield process, f"http://127.0.0.1:{port}", log
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def test_the_container_command_serves_and_drains_on_sigterm(
+    container_command: tuple[subprocess.Popen[bytes], str, Path],
+) -> None:
+    process, base, log = container_command
+    http = requests.Session()
+    assert http.get(f"{base}/readyz").status_code == 200
+
+    # A game through the real gunicorn, with a request id of ours.
+    seat = create_game(http, base)
+    step(http, seat, base)
+    response = http.get(
+        f"{base}/v1/games/{seat.game_id}", headers={**seat.auth, "X-Request-ID": "ops-test-1"}
+    )
+    assert response.status_code == 200 and response.headers["X-Request-ID"] == "ops-test-1"
+    generated = http.get(f"{base}/healthz").headers["X-Request-ID"]
+    assert re.fullmatch(r"[0-9a-f]{32}", generated)
+
+    # /metrics sums every worker's figures (PROMETHEUS_MULTIPROC_DIR set by the gunicorn config).
+    before = _healthz_count(http.get(f"{base}/metrics").text)
+    for _ in range(8):
+        requests.get(f"{base}/healthz")  # new connections, so both workers take some
+    metrics = http.get(f"{base}/metrics").text
+    assert _healthz_count(metrics) == before + 8
+    assert 'gin_actions_total{type="' in metrics and "gin_games_created_total 1.0" in metrics
+
+    # An NDJSON stream is in flight (its headers have arrived) when gunicorn gets SIGTERM...
+    stream = requests.get(
+        f"{base}/v1/games/{seat.game_id}/events",
+        headers={**seat.auth, "Accept": "application/x-ndjson"},
+        stream=True,
+        timeout=30,
+    )
+    assert stream.status_code == 200
+    process.send_signal(signal.SIGTERM)
+    # ...and still runs to its natural end (GIN_STREAM_MAX=3 s), keep-alives included: the drain.
+    lines = [json.loads(line) for line in stream.iter_lines() if line]
+    # Keep-alives come after a second of silence, so these were written after the SIGTERM.
+    assert {"type": "keepalive"} in lines
+    assert process.wait(30) == 0
+
+    # The logs are JSON lines, one access line per request with its id, and never a token.
+    text = log.read_text()
+    entries = [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+    assert len(entries) == len([line for line in text.splitlines() if line.strip()])
+    assert any(e.get("request_id") == "ops-test-1" and e.get("status") == 200 for e in entries)
+    assert any("Handling signal: term" in e["msg"] for e in entries)
+    assert seat.token not in text
+
+
+def _healthz_count(metrics: str) -> float:
+    name = 'gin_http_request_duration_seconds_count{endpoint="/healthz",method="GET",status="200"}'
+    for line in metrics.splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[-1])
+    return 0.0
+
+
+def test_the_healthcheck_fails_when_nothing_listens() -> None:
+    assert not _healthy(free_port())
+
+
+def _serve(tmp_path: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
+    env = _env(GIN_DATA_DIR=str(tmp_path / "data"), GIN_WORKERS="1", GIN_THREADS="4")
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            [str(VENV_BIN / "ginrummy-serve"), "--bind", f"127.0.0.1:{port}"],
+            cwd=tmp_path,  # not the checkout: the config is found next to the package
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+
+
+def _embedded_redis_port(log: Path) -> int:
+    matches = re.findall(r"embedded redis-server at redis://127\.0\.0\.1:(\d+)/0", log.read_text())
+    return int(matches[-1])
+
+
+def test_ginrummy_serve_runs_an_embedded_redis_and_stops_it(tmp_path: Path) -> None:
+    port, log = free_port(), tmp_path / "serve.log"
+    base = f"http://127.0.0.1:{port}"
+    serve = _serve(tmp_path, port, log)
+    try:
+        _wait_until("ginrummy-serve to answer /healthz", lambda: _get_ok(f"{base}/healthz"), serve, log)
+        assert f"serving on {base}" in log.read_text()
+        redis_port = _embedded_redis_port(log)
+        http = requests.Session()
+        seat = create_game(http, base)
+        step(http, seat, base)
+        serve.send_signal(signal.SIGTERM)
+        assert serve.wait(60) == 0
+    finally:
+        if serve.poll() is None:
+            serve.kill()
+    # Redis was stopped with the service, after writing its AOF in the data directory.
+    assert "embedded redis-server stopped" in log.read_text()
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", redis_port), timeout=2)
+    aof = list((tmp_path / "data" / "redis").glob("appendonly*.aof"))
+    assert aof and sum(p.stat().st_size for p in aof) > 0
+
+    # Started again on the same data directory, the game is still there; Ctrl+C stops everything too.
+    serve = _serve(tmp_path, port, log)
+    try:
+        _wait_until("ginrummy-serve to restart", lambda: _get_ok(f"{base}/healthz"), serve, log)
+        view = reload(requests.Session(), seat, base)
+        assert view["game_id"] == seat.game_id and view["hand_number"] == 1
+        serve.send_signal(signal.SIGINT)
+        assert serve.wait(60) == 0
+    finally:
+        if serve.poll() is None:
+            serve.kill()
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", _embedded_redis_port(log)), timeout=2)
+
+
+def _get_ok(url: str) -> bool:
+    try:
+        return requests.get(url, timeout=2).status_code == 200
+    except requests.RequestException:
+        return False
+
+
+def _refused(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()
+    except ConnectionRefusedError:
+        return True
+    return False
+
+
+def test_a_killed_ginrummy_serve_leaves_no_server_behind(tmp_path: Path) -> None:
+    port, log = free_port(), tmp_path / "serve.log"
+    serve = _serve(tmp_path, port, log)
+    try:
+        _wait_until(
+            "ginrummy-serve to answer /healthz",
+            lambda: _get_ok(f"http://127.0.0.1:{port}/healthz"),
+            serve,
+            log,
+        )
+        redis_port = _embedded_redis_port(log)
+    finally:
+        serve.kill()  # no chance to clean up: the children must notice their parent died
+        serve.wait()
+    deadline = time.monotonic() + 30
+    while not (_refused(port) and _refused(redis_port)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _refused(port) and _refused(redis_port)
