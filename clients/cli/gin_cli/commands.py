@@ -1,0 +1,175 @@
+"""What a line typed at the game prompt means.
+
+A line becomes either a move (an action in the JSON form of the API) or a client command (hint, undo,
+help, quit, show). Moves are looked up in the view's ``legal_actions``: the client never decides what is
+legal. A move that is well formed but not on offer is still returned (``offered=False``) so that the
+service, which knows the rules, can explain why it is refused.
+
+>>> view = {"legal_actions": [{"type": "draw", "source": "stock"}, {"type": "draw", "source": "discard"}]}
+>>> parse_line("d", view)
+Command(kind='move', action={'type': 'draw', 'source': 'stock'}, offered=True)
+>>> parse_line("discard 10h", view)
+Command(kind='move', action={'type': 'discard', 'card': 'TH'}, offered=False)
+>>> parse_line("discard 1x", view)
+Traceback (most recent call last):
+...
+gin_cli.commands.InputError: '1x' is not a card: type a card like 7h, 10♥ or TH
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import normalize_card
+
+HELP = """\
+Moves (what is on offer right now is listed after "Moves:"):
+  d, draw            draw the top card of the stock
+  p, pile, take      take the top card of the discard pile (or the upcard)
+  pass               refuse the upcard
+  discard 7h, 7h     discard a card (7h, 10♥, TH and QS all work)
+  knock 9s           knock, discarding 9S face down; "knock" alone discards the card that leaves
+                     the least deadwood
+  gin 9s, gin        knock with no deadwood
+  big gin            lay down all eleven cards in melds
+  layoff             lay down your melds and lay off the best way onto the knocker's melds
+  deal, Enter        deal the next hand
+Other commands:
+  hint               ask the service for a suggestion
+  undo               take back your last move (when the service allows it)
+  show               draw the table again
+  help               this text
+  quit               leave; the game is kept and `gin resume` brings you back"""
+
+_DRAW = ("d", "draw", "s", "stock")
+_PILE = ("p", "pile", "take", "t", "upcard", "up")
+_BIG_GIN = ("big gin", "biggin", "big-gin", "bg")
+_LAYOFF = ("layoff", "lay off", "l", "lay", "layoff best", "lay off best")
+_LOCAL = {
+    "hint": "hint", "h": "hint", "?": "hint",
+    "undo": "undo", "u": "undo",
+    "help": "help",
+    "quit": "quit", "q": "quit", "exit": "quit",
+    "show": "show", "r": "show", "redraw": "show", "board": "show",
+}  # fmt: skip
+
+
+class InputError(ValueError):
+    """The line cannot be understood; the message says what to type instead."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """A parsed line: ``kind`` is ``move`` (with ``action``) or a client command."""
+
+    kind: str
+    action: dict[str, Any] | None = None
+    offered: bool = False
+
+
+def find_legal(view: dict[str, Any], **wanted: Any) -> list[dict[str, Any]]:
+    """The legal actions whose fields include ``wanted``."""
+    return [
+        action
+        for action in view.get("legal_actions") or []
+        if all(action.get(key) == value and (key in action or value is None) for key, value in wanted.items())
+    ]
+
+
+def parse_line(line: str, view: dict[str, Any]) -> Command:
+    """Understand one line typed at the prompt (``view`` is the seat view it answers)."""
+    text = " ".join(line.strip().lower().split())
+    if text in _LOCAL:
+        return Command(_LOCAL[text])
+    if text in ("", "deal", "next", "n"):
+        if find_legal(view, type="deal"):
+            return _move(view, {"type": "deal"})
+        if text:
+            return _move(view, {"type": "deal"})
+        return Command("show")
+    if text in _DRAW or text in ("draw stock", "draw from stock"):
+        return _move(view, {"type": "draw", "source": "stock"})
+    if text in _PILE or text in ("draw pile", "draw discard", "draw upcard"):
+        return _move(view, {"type": "draw", "source": "discard"})
+    if text == "pass":
+        return _move(view, {"type": "pass"})
+    if text in _BIG_GIN:
+        return _move(view, {"type": "knock", "discard": None})
+    if text in _LAYOFF:
+        return _move(view, {"type": "layoff", "best": True})
+    words = text.split(" ")
+    verb, args = words[0], words[1:]
+    if verb in ("discard", "x") and len(args) == 1:
+        return _move(view, {"type": "discard", "card": _card(args[0])})
+    if verb in ("knock", "k"):
+        return _knock(view, args, gin=False)
+    if verb in ("gin", "g"):
+        return _knock(view, args, gin=True)
+    if len(words) == 1 and normalize_card(words[0]) is not None:
+        return _move(view, {"type": "discard", "card": _card(words[0])})
+    raise InputError(f"unknown command {line.strip()!r}: type help for the list")
+
+
+def _card(text: str) -> str:
+    card = normalize_card(text)
+    if card is None:
+        raise InputError(f"{text!r} is not a card: type a card like 7h, 10♥ or TH")
+    return card
+
+
+def _move(view: dict[str, Any], action: dict[str, Any]) -> Command:
+    legal = find_legal(view, **action)
+    if legal:
+        return Command("move", legal[0], offered=True)
+    return Command("move", action, offered=False)
+
+
+def _deadwood_after(view: dict[str, Any]) -> dict[str, int]:
+    """Deadwood after each discard, as the service listed it in the view's hand."""
+    options = (view.get("hand") or {}).get("discards") or []
+    return {o["card"]: o["deadwood"] for o in options if "card" in o and "deadwood" in o}
+
+
+def _knock(view: dict[str, Any], args: list[str], *, gin: bool) -> Command:
+    word = "gin" if gin else "knock"
+    if len(args) > 1:
+        raise InputError(f"{word} takes one card, the discard: for example {word} 9s")
+    after = _deadwood_after(view)
+    if args:
+        card = _card(args[0])
+        if gin and card in after and after[card] != 0:
+            raise InputError(
+                f"discarding {card} leaves {after[card]} deadwood: not gin (type knock {card.lower()})"
+            )
+        return _move(view, {"type": "knock", "discard": card})
+    knocks = [a for a in find_legal(view, type="knock") if a.get("discard") is not None]
+    if gin:
+        knocks = [a for a in knocks if after.get(a["discard"]) == 0]
+    if not knocks:
+        if gin and find_legal(view, type="knock", discard=None):
+            raise InputError("all eleven cards are in melds: type big gin")
+        raise InputError(
+            f"you cannot {word} now" + (": no discard leaves you without deadwood" if gin else "")
+        )
+    # Without a card, discard the one the service says leaves the least deadwood.
+    best = min(knocks, key=lambda a: (after.get(a["discard"], 99), a["discard"]))
+    return Command("move", best, offered=True)
+
+
+def action_words(action: dict[str, Any]) -> str:
+    """An action in the words the prompt accepts.
+
+    >>> action_words({"type": "knock", "discard": "9S"}), action_words({"type": "draw", "source": "discard"})
+    ('knock 9S', 'pile')
+    """
+    kind = action.get("type")
+    if kind == "draw":
+        return "draw" if action.get("source") == "stock" else "pile"
+    if kind == "discard":
+        return f"discard {action.get('card')}"
+    if kind == "knock":
+        return "big gin" if action.get("discard") is None else f"knock {action['discard']}"
+    if kind == "layoff":
+        return "layoff"
+    return str(kind)

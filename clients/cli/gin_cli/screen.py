@@ -1,0 +1,432 @@
+"""Drawing the game on a terminal: the table, the end of a hand, the end of a game.
+
+Everything shown comes from the seat view; nothing here knows the rules. A :class:`Screen` prints lines
+made of parts, each a plain string or ``(text, style)``. With colour (a terminal, no ``--no-color``, no
+``NO_COLOR``) the parts go through ``rich`` with suit glyphs; otherwise they are joined into plain text
+with canonical card names (``7H``), which is also what the tests read. Lines stay within 80 columns.
+"""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TextIO
+
+from .cards import display_card, is_red
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+Part = str | tuple[str, str]
+WIDTH = 80
+
+END_TEXT = {
+    "knock": "{knocker} knocked",
+    "undercut": "{defender} undercut {knocker}",
+    "gin": "{knocker} went gin",
+    "big_gin": "{knocker} went big gin",
+    "tie": "a tie: no score",
+    "wall": "the wall: the hand is cancelled",
+    "draw_limit": "too many draws from the discard pile: the hand is cancelled",
+}
+
+
+BONUS_LABELS = {
+    "game": "game bonus",
+    "box": "box bonus",
+    "shutout_hand_points": "shutout (x2 points)",
+}
+
+
+class Screen:
+    """Where the client writes: ``line`` for output, ``ask`` for a prompt."""
+
+    def __init__(self, *, color: bool, out: TextIO | None = None, err: TextIO | None = None) -> None:
+        self.color = color
+        self.out = out or sys.stdout
+        self.err = err or sys.stderr
+        self._console: Console | None = None
+        if color:
+            from rich.console import Console  # only when colour is wanted: it is slow to import
+
+            # markup/emoji off: "[7H 8H 9H]" and ":x:" are card text, not rich markup.
+            self._console = Console(
+                file=self.out,
+                force_terminal=True,
+                highlight=False,
+                markup=False,
+                emoji=False,
+                soft_wrap=False,
+            )
+
+    def line(self, *parts: Part) -> None:
+        """Print one line made of ``parts``."""
+        if self._console is None:
+            self.out.write("".join(p if isinstance(p, str) else p[0] for p in parts) + "\n")
+            self.out.flush()
+            return
+        from rich.text import Text
+
+        self._console.print(Text.assemble(*parts))
+
+    def para(self, text: str, *, first: str = "", indent: int = 4, style: str = "") -> None:
+        """Prose wrapped to 80 columns: ``first`` starts the first line, the others are indented."""
+        lines = textwrap.wrap(
+            text, WIDTH, initial_indent=" " * len(first), subsequent_indent=" " * indent
+        ) or [""]
+        lines[0] = first + lines[0][len(first) :]
+        for line in lines:
+            self.line((line, style) if style else line)
+
+    def blank(self) -> None:
+        self.line("")
+
+    def rule(self, title: str) -> None:
+        """A heading across the screen (80 columns, or the terminal's width when narrower)."""
+        width = min(WIDTH, self._console.width) if self._console is not None else WIDTH
+        text = f"── {title} "
+        self.line((text + "─" * max(3, width - len(text)), "bold"))
+
+    def note(self, text: str) -> None:
+        """A remark in the dialogue (an explained refusal, a hint)."""
+        self.para(text, indent=2, style="yellow")
+
+    def error(self, text: str) -> None:
+        """A failure, on stderr."""
+        self.err.write(f"gin: {text}\n")
+        self.err.flush()
+
+    def ask(self, prompt: str = "> ") -> str:
+        """Read one line; raises EOFError at the end of input."""
+        self.out.flush()
+        return input(prompt)
+
+    def card(self, card: str) -> Part:
+        """One card, red or not, with its glyph when colour is on."""
+        if not self.color:
+            return card
+        return (display_card(card, glyphs=True), "bold red" if is_red(card) else "bold")
+
+    def cards(self, cards: Iterable[str], sep: str = " ") -> list[Part]:
+        """Cards separated by ``sep``."""
+        parts: list[Part] = []
+        for i, card in enumerate(cards):
+            if i:
+                parts.append(sep)
+            parts.append(self.card(card))
+        return parts
+
+    def melds(self, melds: Sequence[Sequence[str]], *, empty: str = "") -> list[Part]:
+        """Melds as ``[AC 2C 3C] [7D 7H 7S]`` (``empty`` when there are none)."""
+        parts: list[Part] = [empty] if not melds and empty else []
+        for i, meld in enumerate(melds):
+            parts.extend([" " if i else "", "[", *self.cards(meld), "]"])
+        return parts
+
+
+# --- names -----------------------------------------------------------------------------------------
+
+
+def player_names(view: dict[str, Any], my_name: str = "You") -> list[str]:
+    """Names for seats 0 and 1 from the view's ``players``; the viewer is ``my_name``."""
+    names = ["Player 1", "Player 2"]
+    players = view.get("players")
+    entries: list[Any] = []
+    if isinstance(players, list):
+        entries = players
+    elif isinstance(players, dict):
+        entries = [players.get(str(seat)) or players.get(seat) for seat in (0, 1)]
+    for seat, entry in enumerate(entries[:2]):
+        if isinstance(entry, dict):
+            name = entry.get("name") or entry.get("bot")
+            if entry.get("bot") and name != entry.get("bot"):
+                name = f"{name} ({entry['bot']} bot)"
+            elif entry.get("bot") or entry.get("type") == "bot":
+                name = f"{name} (bot)"
+            if name:
+                names[seat] = str(name)
+        elif isinstance(entry, str) and entry:
+            names[seat] = entry
+    viewer = view.get("seat")
+    if isinstance(viewer, int) and viewer in (0, 1):
+        names[viewer] = my_name
+        if names[1 - viewer] in ("Player 1", "Player 2"):
+            names[1 - viewer] = "Opponent"
+    return names
+
+
+# --- the table -------------------------------------------------------------------------------------
+
+
+def current_game(view: dict[str, Any]) -> dict[str, Any]:
+    """The game in progress (or just finished) from the view's ``scores``."""
+    games = (view.get("scores") or {}).get("games") or []
+    return dict(games[-1]) if games else {}
+
+
+def score_line(screen: Screen, view: dict[str, Any], names: list[str]) -> None:
+    game = current_game(view)
+    points = game.get("points") or [0, 0]
+    target = (view.get("rules") or {}).get("target")
+    parts: list[Part] = [
+        "Score: ",
+        (f"{names[0]} {points[0]}", "bold"),
+        " · ",
+        (f"{names[1]} {points[1]}", "bold"),
+    ]
+    if target:
+        parts.append(f"   (game to {target})")
+    won = (view.get("scores") or {}).get("games_won")
+    if (
+        len((view.get("scores") or {}).get("games") or []) > 1
+        or ((view.get("rules") or {}).get("games") or 1) > 1
+    ):
+        parts.append(f"   games won {won[0]}–{won[1]}" if won else "")
+    screen.line(*parts)
+
+
+def describe_move(item: dict[str, Any], name: str) -> str:
+    """One history entry in words."""
+    kind = item.get("type")
+    card = item.get("card")
+    if kind == "draw":
+        if item.get("source") == "discard":
+            return f"{name} took {card} from the discard pile" if card else f"{name} took the discard"
+        return f"{name} drew {card} from the stock" if card else f"{name} drew from the stock"
+    if kind == "discard":
+        return f"{name} discarded {card}"
+    if kind == "pass":
+        return f"{name} passed"
+    if kind == "knock":
+        if item.get("discard") is None and "discard" in item:
+            return f"{name} went big gin"
+        return f"{name} knocked" + (f", discarding {item['discard']}" if item.get("discard") else "")
+    if kind == "layoff":
+        return f"{name} laid down and laid off"
+    if kind == "deal":
+        return f"{name} dealt"
+    return f"{name}: {kind}"
+
+
+def render_table(screen: Screen, view: dict[str, Any], names: list[str]) -> None:
+    """The game screen: scores, the opponent, the piles, the hand and the moves on offer."""
+    seat = view.get("seat", 0)
+    opponent_seat = 1 - seat
+    dealer = view.get("dealer")
+    title = f"Hand {view.get('hand_number', '?')}"
+    if isinstance(dealer, int):
+        title += f" · {names[dealer]} dealt" if dealer != seat else " · you dealt"
+    title += f" · knock at {view.get('knock_limit')}" if view.get("knock_limit") else " · gin only"
+    if view.get("spades_double"):
+        title += " · spades double"
+    screen.rule(title)
+    score_line(screen, view, names)
+
+    opponent = view.get("opponent") or {}
+    known = opponent.get("known_cards") or []
+    parts: list[Part] = [f"{names[opponent_seat]}: {opponent.get('card_count', '?')} cards"]
+    if known:
+        parts += [" · known: ", *screen.cards(known)]
+    screen.line(*parts)
+
+    pile = view.get("discard_pile") or []
+    parts = [f"Stock: {view.get('stock_size', '?')} · Discard pile: "]
+    if pile:
+        parts += [*screen.cards(pile[-1:]), " (top)"]
+        if len(pile) > 1:
+            parts += ["  below: ", *screen.cards(list(reversed(pile[-6:-1])))]
+    else:
+        parts.append("empty")
+    screen.line(*parts)
+
+    hand = view.get("hand")
+    if hand:
+        melds = hand.get("melds") or []
+        deadwood_cards = hand.get("deadwood_cards") or []
+        screen.line("Your hand: ", *screen.melds(melds), " " if melds and deadwood_cards else "",
+                    *screen.cards(deadwood_cards))  # fmt: skip
+        screen.line(f"Deadwood: {hand.get('deadwood', 0)} (", *screen.cards(deadwood_cards), ")")
+        discards = hand.get("discards") or []
+        if discards:
+            best = sorted(discards, key=lambda d: (d.get("deadwood", 0), d.get("card", "")))[:5]
+            parts = ["Deadwood after discarding: "]
+            for i, option in enumerate(best):
+                parts += [", " if i else "", screen.card(option["card"]), f" {option['deadwood']}"]
+            screen.line(*parts)
+    knock = view.get("knock")
+    if knock and view.get("phase") == "layoff":
+        render_knock(screen, knock, names)
+
+
+def render_knock(screen: Screen, knock: dict[str, Any], names: list[str]) -> None:
+    """The knocker's melds while the defender lays off (numbered: lay-offs name them)."""
+    who = names[knock.get("knocker", 0)]
+    kind = "big gin" if knock.get("big_gin") else "gin" if knock.get("gin") else "knocked"
+    screen.line((f"{who} {kind}", "bold"), f" with deadwood {knock.get('deadwood', 0)}:")
+    for i, meld in enumerate(knock.get("melds") or []):
+        screen.line(f"  meld {i}: ", *screen.cards(meld))
+    if knock.get("deadwood_cards"):
+        screen.line("  deadwood: ", *screen.cards(knock["deadwood_cards"]))
+
+
+def moves_line(screen: Screen, view: dict[str, Any]) -> None:
+    """The moves on offer, in the words the prompt accepts (from ``legal_actions`` only)."""
+    screen.line(*moves_parts(view))
+
+
+def moves_parts(view: dict[str, Any]) -> list[Part]:
+    legal = view.get("legal_actions") or []
+    discards = {d.get("card"): d.get("deadwood") for d in (view.get("hand") or {}).get("discards") or []}
+    pile = view.get("discard_pile") or []
+    offers: list[str] = []
+    knock_cards: list[str] = []
+    gin_cards: list[str] = []
+    for action in legal:
+        kind = action.get("type")
+        if kind == "draw" and action.get("source") == "stock":
+            offers.append("draw (d)")
+        elif kind == "draw":
+            offers.append(f"pile {pile[-1]} (p)" if pile else "pile (p)")
+        elif kind == "pass":
+            offers.append("pass")
+        elif kind == "discard" and "discard CARD" not in offers:
+            offers.append("discard CARD")
+        elif kind == "knock" and action.get("discard") is None:
+            offers.append("big gin")
+        elif kind == "knock":
+            (gin_cards if discards.get(action["discard"]) == 0 else knock_cards).append(action["discard"])
+        elif kind == "layoff" and "layoff" not in offers:
+            offers.append("layoff")
+        elif kind == "deal":
+            offers.append("deal (Enter)")
+    if gin_cards:
+        offers.append("gin CARD: " + " ".join(gin_cards))
+    if knock_cards:
+        offers.append("knock CARD: " + " ".join(knock_cards))
+    return ["Moves: ", (" · ".join(offers) if offers else "none (wait)", "cyan"), " · help"]
+
+
+# --- the end of a hand and of a game ---------------------------------------------------------------
+
+
+def render_result(screen: Screen, view: dict[str, Any], names: list[str]) -> None:
+    """Both arrangements, lay-offs and the points of the hand that just ended."""
+    result = view.get("result") or {}
+    outcome = result.get("outcome") or {}
+    knocker = result.get("knocker") or {}
+    defender = result.get("defender") or {}
+    end = str(outcome.get("end", "over"))
+    k_seat = int(knocker.get("seat", outcome.get("knocker")) or 0)
+    d_seat = int(defender.get("seat", 1 - k_seat))
+    what = END_TEXT.get(end, end).format(knocker=names[k_seat], defender=names[d_seat])
+    winner = outcome.get("winner")
+    title = f"Hand {view.get('hand_number', '?')} over: {what}"
+    if isinstance(winner, int):
+        title += f" · {names[winner]} +{outcome.get('points', 0)}"
+    screen.rule(title)
+    if knocker:
+        parts: list[Part] = [
+            (f"{names[k_seat]}", "bold"),
+            ": ",
+            *screen.melds(knocker.get("melds") or [], empty="no melds"),
+        ]
+        screen.line(*parts)
+        deadwood = knocker.get("deadwood_cards") or []
+        parts = [
+            f"  deadwood {knocker.get('deadwood', 0)}",
+            ": " if deadwood else "",
+            *screen.cards(deadwood),
+        ]
+        if knocker.get("discard"):
+            parts += ["  · discarded ", screen.card(knocker["discard"])]
+        screen.line(*parts)
+        screen.line(
+            (f"{names[d_seat]}", "bold"), ": ", *screen.melds(defender.get("melds") or [], empty="no melds")
+        )
+        layoffs = defender.get("layoffs") or []
+        if layoffs:
+            melds = knocker.get("melds") or []
+            parts = ["  laid off: "]
+            for i, layoff in enumerate(layoffs):
+                index = layoff.get("meld")
+                target = melds[index] if isinstance(index, int) and 0 <= index < len(melds) else []
+                parts += [", " if i else "", screen.card(layoff["card"]), " on ", *screen.melds([target])]
+            screen.line(*parts)
+        deadwood = defender.get("deadwood_cards") or []
+        screen.line(
+            f"  deadwood {defender.get('deadwood', 0)}", ": " if deadwood else "", *screen.cards(deadwood)
+        )
+    else:
+        for seat, arrangement in enumerate(result.get("arrangements") or []):
+            deadwood = arrangement.get("deadwood_cards") or []
+            melds = screen.melds(arrangement.get("melds") or [], empty="no melds")
+            screen.line((names[seat], "bold"), ": ", *melds, f"  deadwood {arrangement.get('deadwood', 0)}",
+                        ": " if deadwood else "", *screen.cards(deadwood))  # fmt: skip
+    if isinstance(winner, int):
+        screen.line(points_text(outcome, names))
+    score_line(screen, view, names)
+
+
+def points_text(outcome: dict[str, Any], names: list[str]) -> str:
+    """How the hand's points were made: difference, bonus, doubling."""
+    end = outcome.get("end")
+    winner = names[outcome["winner"]]
+    if end in ("gin", "big_gin"):
+        text = f"Points: {outcome.get('defender_deadwood', 0)} deadwood"
+    else:
+        text = (
+            f"Points: deadwood {outcome.get('defender_deadwood', 0)} − {outcome.get('knocker_deadwood', 0)}"
+            f" = {outcome.get('difference', 0)}"
+        )
+    if outcome.get("bonus"):
+        label = {"undercut": "undercut", "gin": "gin", "big_gin": "big gin"}.get(str(end), "")
+        text += f" + {outcome['bonus']} {label} bonus".replace("  ", " ")
+    if (outcome.get("multiplier") or 1) > 1:
+        text += f", ×{outcome['multiplier']} (spade upcard)"
+    verb = "score" if winner == "You" else "scores"
+    return f"{text} → {winner} {verb} {outcome.get('points', 0)}"
+
+
+def render_game_over(
+    screen: Screen, view: dict[str, Any], names: list[str], *, all_games: bool = False
+) -> None:
+    """The last finished game's totals (every game's with ``all_games``), each bonus, the match result."""
+    scores = view.get("scores") or {}
+    finished = [game for game in scores.get("games") or [] if game.get("over")]
+    for game in finished if all_games else finished[-1:]:
+        winner = game.get("winner")
+        title = f"Game {game.get('number', '?')} over"
+        if isinstance(winner, int):
+            title += f": {names[winner]} {'win' if names[winner] == 'You' else 'wins'}"
+        screen.rule(title)
+        rows: list[tuple[str, Any]] = [
+            ("hand points", game.get("points")),
+            ("hands won", game.get("hands_won")),
+        ]
+        bonuses = game.get("bonuses") or {}
+        for key, value in bonuses.items():
+            if isinstance(value, list) and any(value):
+                rows.append((BONUS_LABELS.get(key, key.replace("_", " ")), value))
+        rows.append(("grand total", game.get("grand_totals")))
+        screen.line(f"{'':<22}{names[0][:14]:>16}{names[1][:14]:>16}")
+        for label, value in rows:
+            screen.line(f"{label:<22}" + "".join(f"{_cell(value, s):>16}" for s in (0, 1)))
+        if bonuses.get("shutout"):
+            screen.line(("Shutout: the loser did not win a hand.", "bold"))
+    if scores.get("match_over"):
+        won = scores.get("games_won") or [0, 0]
+        winner = scores.get("match_winner")
+        if len(scores.get("games") or []) > 1:
+            who = names[winner] if isinstance(winner, int) else "nobody"
+            verb = "win" if who == "You" else "wins"
+            tally = f"{names[0]} {won[0]}, {names[1]} {won[1]}"
+            screen.line((f"Match over: {who} {verb} the match (games won: {tally})", "bold"))
+
+
+def _cell(value: Any, seat: int) -> str:
+    if isinstance(value, list | tuple) and len(value) == 2:
+        return str(value[seat])
+    if isinstance(value, dict):
+        return str(value.get(str(seat), value.get(seat, "")))
+    return "" if value is None else str(value) if seat == 0 else ""

@@ -1,0 +1,115 @@
+"""`gin play` against a bot on the real service, driven by scripted input, to the end of the game."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from .conftest import GinProcess, highest_deadwood, play_to_end, scripted_reply
+
+
+def saved_games(config_home: Path) -> dict[str, object]:
+    path = config_home / "gin" / "games.json"
+    return json.loads(path.read_text())["games"] if path.exists() else {}
+
+
+def test_a_whole_game_against_a_bot_in_plain_text(run_gin, config_home: Path) -> None:
+    gin: GinProcess = run_gin("play", "--bot", "simple", "--seed", "7", "--name", "Ann")
+    first = gin.wait_prompt()
+    assert first is not None
+    assert "Your hand:" in first and "Deadwood:" in first and "Stock:" in first and "Discard pile:" in first
+    assert "Moves:" in first and "Score: You 0" in first
+    (game_id,) = saved_games(config_home)
+
+    # Mistakes are explained and asked again, never a crash.
+    gin.send("discard ZZ")
+    assert "'zz' is not a card" in (gin.wait_prompt() or "")
+    gin.send("fly away")
+    assert "Unknown command" in (gin.wait_prompt() or "")
+    gin.send("help")
+    assert "big gin" in (gin.wait_prompt() or "")
+    gin.send("hint")
+    assert "Hint:" in (gin.wait_prompt() or "")
+
+    status = play_to_end(gin)
+    out = gin.output
+    assert status == 0, gin.errors
+    assert re.search(r"Hand \d+ over: ", out)
+    assert "Game 1 over" in out and "grand total" in out and "game bonus" in out
+    assert "Game over." in out
+    assert game_id not in saved_games(config_home)  # finished games are forgotten
+    assert gin.errors == ""
+
+
+def test_an_illegal_move_is_refused_with_the_services_reason(run_gin) -> None:
+    gin: GinProcess = run_gin("play", "--seed", "11")
+    screen = gin.wait_prompt() or ""
+    # Discarding before drawing is well formed but not on offer: the service says why, nothing changes.
+    gin.send(f"discard {highest_deadwood(screen)}")
+    refusal = gin.wait_prompt() or ""
+    assert refusal.startswith("Not possible: ")
+    gin.send(scripted_reply(gin.output))
+    assert gin.wait_prompt() is not None
+    gin.send("undo")  # against a bot the service lets a player take a move back
+    assert "Your last move is taken back." in (gin.wait_prompt() or "")
+    gin.send("quit")
+    assert gin.wait() == 5
+    assert "gin resume" in gin.output
+
+
+def test_json_lines_while_playing(run_gin) -> None:
+    gin: GinProcess = run_gin("play", "--json", "--seed", "3", "-o", "target=25")
+    lines: list[dict[str, object]] = []
+    done = False
+    for _ in range(3000):
+        prompt_seen = False
+        while not prompt_seen:
+            line = _next_json_line(gin)
+            if line is None:
+                done = True
+                break
+            lines.append(line)
+            prompt_seen = line["type"] == "prompt"
+        if done:
+            break
+        view = next(item["view"] for item in reversed(lines) if item["type"] == "view")
+        gin.send(_json_strategy(view))  # type: ignore[arg-type]
+    assert gin.wait() == 0, gin.errors
+    assert lines[0]["type"] == "created"
+    over = lines[-1]
+    assert over["type"] == "over"
+    assert over["scores"]["match_over"] is True  # type: ignore[index]
+
+
+def _next_json_line(gin: GinProcess) -> dict[str, object] | None:
+    line = gin.next_line()
+    return None if line is None else json.loads(line)
+
+
+def _json_strategy(view: dict) -> str:  # type: ignore[type-arg]
+    kinds = {(a["type"], a.get("source")) for a in view["legal_actions"]}
+    knocks = [a for a in view["legal_actions"] if a["type"] == "knock"]
+    if ("deal", None) in kinds:
+        return "deal"
+    if ("layoff", None) in kinds:
+        return "layoff"
+    if knocks:
+        return "big gin" if knocks[0]["discard"] is None else "knock"
+    if ("pass", None) in kinds:
+        return "pass"
+    if ("draw", "stock") in kinds:
+        return "d"
+    dead = view["hand"]["deadwood_cards"] or view["hand"]["cards"][-1:]
+    values = {r: min(i + 1, 10) for i, r in enumerate("A23456789TJQK")}
+    return max(dead, key=lambda c: (values[c[0]], c))
+
+
+def test_ctrl_c_leaves_cleanly_and_says_how_to_resume(run_gin, config_home: Path) -> None:
+    gin: GinProcess = run_gin("play", "--seed", "5")
+    assert gin.wait_prompt() is not None
+    gin.interrupt()
+    assert gin.wait() == 130
+    (game_id,) = saved_games(config_home)
+    assert f"gin resume {game_id}" in gin.errors
+    assert "Traceback" not in gin.errors

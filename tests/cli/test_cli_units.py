@@ -1,0 +1,107 @@
+"""The client's own pieces, without a service: input parsing, card text, the saved-games file, imports."""
+
+from __future__ import annotations
+
+import ast
+import stat
+from pathlib import Path
+
+import gin_cli
+import pytest
+from gin_cli.cards import normalize_card
+from gin_cli.commands import InputError, parse_line
+from gin_cli.main import main, parse_options
+from gin_cli.saved import SavedGame, SavedGames
+
+VIEW = {
+    "legal_actions": [
+        {"type": "discard", "card": "9S"},
+        {"type": "discard", "card": "KH"},
+        {"type": "knock", "discard": "9S"},
+        {"type": "knock", "discard": "KH"},
+    ],
+    "hand": {"discards": [{"card": "KH", "deadwood": 4}, {"card": "9S", "deadwood": 8}]},
+}
+
+
+def test_the_client_imports_nothing_from_the_service() -> None:
+    package = Path(gin_cli.__file__).parent
+    for module in package.glob("*.py"):
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            assert not any(n.split(".")[0] == "ginrummy" for n in names), module.name
+
+
+@pytest.mark.parametrize(
+    ("typed", "card"),
+    [
+        ("7h", "7H"),
+        ("10♥", "TH"),
+        ("TH", "TH"),
+        ("a♠", "AS"),
+        ("Q♢", "QD"),
+        ("10d", "TD"),
+        ("11h", None),
+        ("", None),
+    ],
+)
+def test_card_texts(typed: str, card: str | None) -> None:
+    assert normalize_card(typed) == card
+
+
+def test_lines_become_legal_actions() -> None:
+    assert parse_line("KH", VIEW).action == {"type": "discard", "card": "KH"}
+    assert parse_line("discard k♥", VIEW).offered
+    assert parse_line("knock", VIEW).action == {"type": "knock", "discard": "KH"}  # least deadwood left
+    assert parse_line("knock 9s", VIEW).action == {"type": "knock", "discard": "9S"}
+    assert parse_line("discard 2c", VIEW).offered is False  # the service will say why
+    assert parse_line("hint", VIEW).kind == "hint"
+    assert parse_line("Q", VIEW).kind == "quit"
+    for bad in ("gin", "gin kh", "discard 1x", "knock 9s kh", "dance"):
+        with pytest.raises(InputError):
+            parse_line(bad, VIEW)
+
+
+def test_option_values() -> None:
+    assert parse_options(["target=50", "oklahoma=true", "wall=cancel"]) == {
+        "target": 50,
+        "oklahoma": True,
+        "wall": "cancel",
+    }
+
+
+def test_saved_games_are_owner_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    saved = SavedGames()
+    saved.save(SavedGame(game_id="g1", server="http://s", seat=0, token="t1"))
+    saved.save(SavedGame(game_id="g2", server="http://s", seat=1, token="t2"))
+    assert stat.S_IMODE((tmp_path / "gin").stat().st_mode) == 0o700
+    assert stat.S_IMODE((tmp_path / "gin" / "games.json").stat().st_mode) == 0o600
+    latest = saved.latest()
+    assert latest is not None and latest.game_id == "g2"
+    saved.forget("g2")
+    assert set(saved.load()) == {"g1"}
+    (tmp_path / "gin" / "games.json").write_text("not json")
+    assert saved.load() == {}
+
+
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", "--no-such-flag"])
+    assert exit_info.value.code == 2
+    assert "usage:" in capsys.readouterr().err
+
+
+def test_the_docstring_examples_run() -> None:
+    import doctest
+    import importlib
+
+    for name in ("cards", "client", "commands", "main"):
+        module = importlib.import_module(f"gin_cli.{name}")
+        result = doctest.testmod(module)
+        assert result.failed == 0 and result.attempted > 0, name
