@@ -42,7 +42,7 @@ import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from .cards import CARD_VALUES, SUIT_MASK, card_text, cards_of, parse_card, texts
+from .cards import SUIT_MASK, card_text, cards_of, mask_value, parse_card, texts
 from .cards import mask_of as mask_of  # re-exported; the doctests use it
 from .errors import BadCardError, InvalidLayoffError, InvalidMeldError
 
@@ -470,15 +470,6 @@ class LayoffResult:
         return mask
 
 
-def _mask_value(mask: int) -> int:
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += CARD_VALUES[low.bit_length() - 1]
-        mask ^= low
-    return total
-
-
 def _meld_order(meld: Meld) -> tuple[int, int, int]:
     low = (meld.mask & -meld.mask).bit_length() - 1
     return (low % 13, low // 13, meld.mask)
@@ -513,7 +504,7 @@ def _arrangement(mask: int, residual: int, run_fields: Sequence[int]) -> Arrange
         melded |= field << 13 * suit
     melds.sort(key=_meld_order)
     dead = mask ^ melded
-    return Arrangement(tuple(melds), dead, _mask_value(dead))
+    return Arrangement(tuple(melds), dead, mask_value(dead))
 
 
 def _fields(mask: int) -> tuple[int, int, int, int]:
@@ -681,7 +672,7 @@ def validate_arrangement(hand_mask: int, meld_masks: Iterable[MeldSpec]) -> Arra
     for meld in melds:
         melded |= meld.mask
     dead = hand_mask & ~melded
-    return Arrangement(tuple(melds), dead, _mask_value(dead))
+    return Arrangement(tuple(melds), dead, mask_value(dead))
 
 
 # --------------------------------------------------------------------------------------------
@@ -817,4 +808,4 @@ def validate_layoff(
                 f"({' '.join(texts(target | added[index]))} is not a meld)"
             )
     dead = own.deadwood_mask & ~laid
-    return LayoffResult(own.melds, tuple(result), dead, _mask_value(dead))
+    return LayoffResult(own.melds, tuple(result), dead, mask_value(dead))
