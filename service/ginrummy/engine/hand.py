@@ -37,6 +37,9 @@ from .melds import Arrangement, LayoffResult, Meld
 from .rules import Rules
 
 HAND_SIZE = 10
+# Built once: the engine lists these for every discard phase.
+DISCARD_ACTIONS = tuple(Action.discard(c) for c in range(52))
+KNOCK_ACTIONS = (*(Action.knock(c) for c in range(52)), Action.knock(None))
 WALL_STOCK = 2
 SPADES = 3
 
@@ -172,7 +175,7 @@ class Hand:
         self.defender_result: LayoffResult | None = None
         self.outcome: HandOutcome | None = None
         self.log: list[LogEntry] = []
-        self._legal: tuple[int, list[Action]] | None = None
+        self._legal: tuple[int, tuple[Action, ...], frozenset[Action]] | None = None
 
     @classmethod
     def deal(cls, rules: Rules, dealer: int, deck: Sequence[Card]) -> Hand:
@@ -201,11 +204,19 @@ class Hand:
         """Every action `seat` may take now (empty when it is not that seat's move)."""
         if self.phase is Phase.OVER or seat != self.turn:
             return []
-        if self._legal is not None and self._legal[0] == seat:
-            return list(self._legal[1])
-        actions = self._compute_legal(seat)
-        self._legal = (seat, actions)
-        return list(actions)
+        return list(self._legal_for(seat))
+
+    def _legal_for(self, seat: int) -> tuple[Action, ...]:
+        """The legal actions of the seat to move, computed once per state."""
+        if self._legal is None or self._legal[0] != seat:
+            actions = tuple(self._compute_legal(seat))
+            self._legal = (seat, actions, frozenset(actions))
+        return self._legal[1]
+
+    def _is_listed(self, seat: int, action: Action) -> bool:
+        self._legal_for(seat)
+        assert self._legal is not None
+        return action in self._legal[2]
 
     def _compute_legal(self, seat: int) -> list[Action]:
         phase = self.phase
@@ -232,21 +243,17 @@ class Hand:
 
     def _discard_phase_actions(self, seat: int) -> list[Action]:
         mask = self.hands[seat]
-        actions: list[Action] = []
-        knocks: list[Action] = []
+        after = dict(_melds.discard_options(mask))
+        choices = [c for c in cards_of(mask) if c != self.taken]
         limit = self.knock_limit
-        for card, deadwood in _melds.discard_options(mask):
-            if card == self.taken:
-                continue
-            if not self.must_knock:
-                actions.append(Action.discard(card))
-            if deadwood <= limit:
-                knocks.append(Action.knock(card))
-        if self.rules.big_gin and _melds.min_deadwood(mask) == 0:
-            knocks.append(Action.knock(None))
-        actions.sort(key=lambda a: a.card or 0)
-        knocks.sort(key=lambda a: -1 if a.card is None else a.card)
-        return actions + knocks
+        # An 11-card hand all in melds always has a meld of 4 or more, so some discard leaves 0:
+        # only then can it be big gin.
+        big_gin = self.rules.big_gin and min(after.values()) == 0 and _melds.min_deadwood(mask) == 0
+        knocks = [KNOCK_ACTIONS[52]] if big_gin else []
+        knocks += [KNOCK_ACTIONS[c] for c in choices if after[c] <= limit]
+        if self.must_knock:
+            return knocks
+        return [DISCARD_ACTIONS[c] for c in choices] + knocks
 
     def _can_end_with(self, mask: int, exclude: Card) -> bool:
         """Whether 11 cards allow a knock or gin (discarding any card but `exclude`) or big gin."""
@@ -272,7 +279,7 @@ class Hand:
                 raise IllegalActionError(self._not_now(action))
             events = self._layoff(seat, action)
         else:
-            if action.canonical() not in self.legal_actions(seat):
+            if not self._is_listed(seat, action.canonical()):
                 raise self._why_illegal(seat, action)
             events = self._dispatch(seat, action)
         self._legal = None
