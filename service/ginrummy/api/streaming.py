@@ -1,0 +1,94 @@
+"""Events: a JSON page (with an optional long poll), or a stream of NDJSON lines or Server-Sent Events.
+
+The cursor of an event is its stream id ``<version>-<i>``. Each version's events are numbered from 1,
+so the successor of ``v-i`` is ``v-(i+1)`` or ``(v+1)-1``; when the first event returned is neither,
+older events were trimmed away and the answer says ``"truncated": true`` (the client should GET the view).
+Streams send a keep-alive (an NDJSON ``{"type": "keepalive"}`` line, an SSE comment) after
+``GIN_STREAM_KEEPALIVE`` seconds without events, and end after ``?wait=`` seconds (at most
+``GIN_STREAM_MAX``); clients reconnect with the last cursor (SSE: ``Last-Event-ID``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Response, request, stream_with_context
+
+from .errors import ApiError
+from .service import GameService, decode_event
+
+NDJSON = "application/x-ndjson"
+SSE = "text/event-stream"
+PAGE_SIZE = 200
+
+
+def _successor(after: str, first: str) -> bool:
+    version, index = (int(x) for x in after.split("-"))
+    nxt_version, nxt_index = (int(x) for x in first.split("-"))
+    return (nxt_version, nxt_index) in ((version, index + 1), (version + 1, 1))
+
+
+def _wanted_type() -> str:
+    accept = request.accept_mimetypes
+    best = accept.best_match(["application/json", NDJSON, SSE], default="application/json")
+    return best or "application/json"
+
+
+def events_response(svc: GameService, game_id: str, token: str | None, query: dict[str, Any]) -> Response:
+    loaded = svc.load(game_id)
+    seat = svc.seat_of(loaded, token)
+    after: str | None = query.get("after")
+    kind = _wanted_type()
+    if kind == SSE and after is None:
+        last = request.headers.get("Last-Event-ID")
+        if last:
+            if not _valid_cursor(last):
+                raise ApiError(422, "bad_cursor", "Last-Event-ID must be an event id such as 12-3")
+            after = last
+    config = svc.config
+    if kind == "application/json":
+        wait = min(float(query.get("wait") or 0), config.max_wait)
+        rows = svc.store.read_events(game_id, after, count=PAGE_SIZE, wait_ms=int(wait * 1000))
+        events = [decode_event(cursor, payload, seat) for cursor, payload in rows]
+        truncated = bool(rows) and after is not None and not _successor(after, rows[0][0])
+        body = {"events": events, "cursor": rows[-1][0] if rows else after, "truncated": truncated}
+        response = Response(json.dumps(body, ensure_ascii=False), mimetype="application/json")
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    duration = min(float(query.get("wait") or config.stream_max), config.stream_max)
+    generator = _stream(svc, game_id, seat, after, duration, kind == SSE)
+    response = Response(stream_with_context(generator), mimetype=kind)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"  # proxies must not hold the stream back
+    return response
+
+
+def _valid_cursor(text: str) -> bool:
+    head, _, tail = text.partition("-")
+    return head.isdigit() and tail.isdigit() and len(text) <= 20
+
+
+def _stream(
+    svc: GameService, game_id: str, seat: int | None, after: str | None, duration: float, sse: bool
+) -> Iterator[str]:
+    deadline = time.monotonic() + duration
+    keepalive = max(1, svc.config.stream_keepalive)
+    if sse:
+        yield "retry: 2000\n\n"
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return
+        wait_ms = int(min(keepalive, left) * 1000) or 1
+        rows = svc.store.read_events(game_id, after, count=PAGE_SIZE, wait_ms=wait_ms)
+        if not rows:
+            yield ": keep-alive\n\n" if sse else '{"type":"keepalive"}\n'
+            continue
+        for cursor, payload in rows:
+            event = decode_event(cursor, payload, seat)
+            text = json.dumps(event, ensure_ascii=False)
+            yield f"id: {cursor}\nevent: {event['type']}\ndata: {text}\n\n" if sse else text + "\n"
+        after = rows[-1][0]

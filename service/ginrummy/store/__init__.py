@@ -1,0 +1,28 @@
+"""The only code that talks to Redis: the game store and the Redis client factory."""
+
+from .connection import EmbeddedRedis, make_client
+from .games import (
+    GameExists,
+    GameMissing,
+    GameStore,
+    Idempotency,
+    IdempotencyKeyUsed,
+    StaleVersion,
+    Stored,
+    StoreError,
+    StoreUnavailable,
+)
+
+__all__ = [
+    "EmbeddedRedis",
+    "GameExists",
+    "GameMissing",
+    "GameStore",
+    "Idempotency",
+    "IdempotencyKeyUsed",
+    "StaleVersion",
+    "StoreError",
+    "StoreUnavailable",
+    "Stored",
+    "make_client",
+]

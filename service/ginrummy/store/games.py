@@ -1,0 +1,351 @@
+"""The game store: every game's state, events, finished hands and idempotency records in Redis.
+
+Keys of game ``G`` (all share the Cluster hash tag ``{G}``, so one Lua script can touch them all):
+
+``gin:{G}:s``      string ``"<version>\\n<doc>"`` — the current state (the doc is opaque here)
+``gin:{G}:e``      list of events ``"<version>-<i>\t<payload>"``, trimmed to the last ``events_maxlen``
+``gin:{G}:h``      hash ``hand number -> finished-hand record`` of the last ``hands_kept`` finished hands
+``gin:{G}:i:<k>``  idempotency record of one request (``k`` is a hash of the seat and the client's key)
+
+Hand and idempotency records are stored zlib-compressed (they are a few KB of repetitive JSON and are
+read rarely), which keeps a long match's memory small. The client must not decode responses.
+
+A state change is ONE Lua script (:data:`COMMIT_LUA`): it checks the expected version, writes the
+state, appends the events with trimming, writes finished-hand records and the idempotency record, and
+sets the expiry of every key — all or nothing, so two racing moves can never both apply.
+
+The store knows nothing about Gin Rummy; the HTTP layer decides what the doc and the events contain.
+
+Why a list and not a Redis stream for the events: a stream preallocates its first node
+(``stream-node-max-bytes``, 4 KB), which alone would exceed the memory budget of a live game. A long
+poll therefore polls the list's last entry (``LINDEX``, a few bytes) at short intervals instead of
+``XREAD BLOCK``.
+"""
+
+from __future__ import annotations
+
+import time
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+import redis.exceptions
+
+# Every script returns {status, value}: 1 = done (value: the new version), 0 = stale (value: the
+# current version, or -1 when the game does not exist), 2 = the idempotency key was already used
+# (value: the stored record).
+COMMIT_LUA = """
+local cur = redis.call('GET', KEYS[1])
+if not cur then return {0, -1} end
+if ARGV[1] == '1' and redis.call('EXISTS', KEYS[4]) == 1 then
+  return {2, redis.call('GET', KEYS[4])}
+end
+local version = tonumber(string.match(cur, '^(%d+)\\n'))
+if version ~= tonumber(ARGV[2]) then return {0, version} end
+version = version + 1
+local ttl = tonumber(ARGV[4])
+redis.call('SET', KEYS[1], version .. '\\n' .. ARGV[3], 'EX', ttl)
+local i = 6
+local n = tonumber(ARGV[i])
+for j = 1, n do
+  redis.call('RPUSH', KEYS[2], version .. '-' .. j .. '\t' .. ARGV[i + j])
+end
+if n > 0 then redis.call('LTRIM', KEYS[2], -tonumber(ARGV[5]), -1) end
+i = i + n + 2
+n = tonumber(ARGV[i])
+for j = 1, n do
+  local number = tonumber(ARGV[i + 2 * j - 1])
+  redis.call('HSET', KEYS[3], number, ARGV[i + 2 * j])
+  if number > tonumber(ARGV[i - 1]) then redis.call('HDEL', KEYS[3], number - tonumber(ARGV[i - 1])) end
+end
+i = i + 2 * n + 1
+if ARGV[1] == '1' then
+  redis.call('SET', KEYS[4], ARGV[i], 'EX', tonumber(ARGV[i + 1]))
+end
+redis.call('EXPIRE', KEYS[2], ttl)
+redis.call('EXPIRE', KEYS[3], ttl)
+return {1, version}
+"""
+
+CREATE_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  if ARGV[1] == '1' and redis.call('EXISTS', KEYS[4]) == 1 then
+    return {2, redis.call('GET', KEYS[4])}
+  end
+  return {0, -1}
+end
+local ttl = tonumber(ARGV[4])
+redis.call('SET', KEYS[1], '1\\n' .. ARGV[3], 'EX', ttl)
+local n = tonumber(ARGV[6])
+for j = 1, n do
+  redis.call('RPUSH', KEYS[2], '1-' .. j .. '\t' .. ARGV[6 + j])
+end
+if n > 0 then
+  redis.call('LTRIM', KEYS[2], -tonumber(ARGV[5]), -1)
+  redis.call('EXPIRE', KEYS[2], ttl)
+end
+if ARGV[1] == '1' then
+  redis.call('SET', KEYS[4], ARGV[7 + n], 'EX', tonumber(ARGV[8 + n]))
+end
+return {1, 1}
+"""
+
+
+# Longest pause between two looks at a game's events during a long poll (seconds).
+POLL_MAX = 0.1
+
+
+class StoreError(Exception):
+    """Base class of the store's own failures."""
+
+
+class StaleVersion(StoreError):
+    """The game changed since the caller loaded it (``current`` is its version now)."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__(f"the game is at version {current}")
+        self.current = current
+
+
+class GameMissing(StoreError):
+    """The game does not exist (never created, or expired)."""
+
+
+class GameExists(StoreError):
+    """A game with this id already exists."""
+
+
+class IdempotencyKeyUsed(StoreError):
+    """The request's idempotency key was used before; ``record`` is what that request stored."""
+
+    def __init__(self, record: str) -> None:
+        super().__init__("idempotency key already used")
+        self.record = record  # decompressed text
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A game as loaded: its version (1 on creation, +1 per commit) and its opaque doc."""
+
+    version: int
+    doc: str
+
+
+@dataclass(frozen=True)
+class Idempotency:
+    """An idempotency record to write with a commit, under ``key`` (already hashed by the caller)."""
+
+    key: str
+    record: str
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _pack(text: str) -> bytes:
+    return zlib.compress(text.encode(), 6)
+
+
+def _unpack(raw: bytes) -> str:
+    return zlib.decompress(raw).decode()
+
+
+def _cursor(cursor: str) -> tuple[int, int]:
+    version, _, index = cursor.partition("-")
+    return int(version), int(index or 0)
+
+
+def _after(cursor: str, after: str) -> bool:
+    return _cursor(cursor) > _cursor(after)
+
+
+class GameStore:
+    """Games in Redis. ``client`` is any redis-py client (single, Sentinel master or Cluster)."""
+
+    def __init__(
+        self,
+        client: Any,
+        *,
+        live_ttl: int = 7 * 24 * 3600,
+        finished_ttl: int = 24 * 3600,
+        events_maxlen: int = 16,
+        hands_kept: int = 1,
+        idempotency_ttl: int = 24 * 3600,
+    ) -> None:
+        self.client = client
+        self.live_ttl = live_ttl
+        self.finished_ttl = finished_ttl
+        self.events_maxlen = events_maxlen
+        self.hands_kept = max(1, hands_kept)
+        self.idempotency_ttl = idempotency_ttl
+        self._commit = client.register_script(COMMIT_LUA)
+        self._create = client.register_script(CREATE_LUA)
+
+    # --- keys -------------------------------------------------------------------------------------
+    @staticmethod
+    def state_key(game_id: str) -> str:
+        return f"gin:{{{game_id}}}:s"
+
+    @staticmethod
+    def events_key(game_id: str) -> str:
+        return f"gin:{{{game_id}}}:e"
+
+    @staticmethod
+    def hands_key(game_id: str) -> str:
+        return f"gin:{{{game_id}}}:h"
+
+    @staticmethod
+    def idempotency_key(game_id: str, key: str) -> str:
+        return f"gin:{{{game_id}}}:i:{key}"
+
+    def keys_of(self, game_id: str) -> list[str]:
+        """Every key the game has now (for tests, memory figures and operators)."""
+        pattern = f"gin:{{{game_id}}}:*"
+        return sorted(_text(k) for k in self.client.scan_iter(match=pattern, count=1000))
+
+    # --- reads ------------------------------------------------------------------------------------
+    def load(self, game_id: str) -> Stored | None:
+        """The game's current version and doc, or None when there is no such game."""
+        raw = self.client.get(self.state_key(game_id))
+        return None if raw is None else self._parse(raw)
+
+    def load_with_record(self, game_id: str, idem_key: str) -> tuple[Stored | None, str | None]:
+        """The game and an idempotency record in one round trip (both keys are in one slot)."""
+        raw, record = self.client.mget([self.state_key(game_id), self.idempotency_key(game_id, idem_key)])
+        stored = None if raw is None else self._parse(raw)
+        return stored, None if record is None else _unpack(record)
+
+    @staticmethod
+    def _parse(raw: bytes | str) -> Stored:
+        text = _text(raw)
+        head, _, doc = text.partition("\n")
+        return Stored(int(head), doc)
+
+    def hand_record(self, game_id: str, number: int) -> str | None:
+        raw = self.client.hget(self.hands_key(game_id), str(number))
+        return None if raw is None else _unpack(raw)
+
+    def read_events(
+        self, game_id: str, after: str | None, *, count: int = 200, wait_ms: int = 0
+    ) -> list[tuple[str, str]]:
+        """Events after the cursor ``after`` (exclusive; None: from the oldest kept), as
+        ``(id, payload)``. With ``wait_ms`` > 0 and nothing new, wait up to that long for more."""
+        key = self.events_key(game_id)
+        rows = self._events_after(key, after, count)
+        if rows or wait_ms <= 0:
+            return rows
+        deadline = time.monotonic() + wait_ms / 1000
+        pause = 0.01
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return []
+            time.sleep(min(pause, left))
+            pause = min(pause * 2, POLL_MAX)
+            last = self.client.lindex(key, -1)
+            if last is not None and (after is None or _after(_text(last).partition("\t")[0], after)):
+                return self._events_after(key, after, count)
+
+    def _events_after(self, key: str, after: str | None, count: int) -> list[tuple[str, str]]:
+        rows = []
+        for raw in self.client.lrange(key, 0, -1):
+            cursor, _, payload = _text(raw).partition("\t")
+            if after is None or _after(cursor, after):
+                rows.append((cursor, payload))
+        return rows[:count]
+
+    def first_event_id(self, game_id: str) -> str | None:
+        """The oldest event still kept (older ones were trimmed away)."""
+        first = self.client.lindex(self.events_key(game_id), 0)
+        return None if first is None else _text(first).partition("\t")[0]
+
+    def ping(self) -> bool:
+        try:
+            return bool(self.client.ping())
+        except redis.exceptions.RedisError:
+            return False
+
+    # --- writes -----------------------------------------------------------------------------------
+    def _args(
+        self,
+        game_id: str,
+        doc: str,
+        events: Sequence[str],
+        idempotency: Idempotency | None,
+        ttl: int,
+    ) -> tuple[list[str], list[Any]]:
+        idem = idempotency.key if idempotency else "-"
+        keys = [
+            self.state_key(game_id),
+            self.events_key(game_id),
+            self.hands_key(game_id),
+            self.idempotency_key(game_id, idem),
+        ]
+        head: list[Any] = ["1" if idempotency else "0", 0, doc, ttl, self.events_maxlen, len(events), *events]
+        return keys, head
+
+    def create(
+        self,
+        game_id: str,
+        doc: str,
+        events: Sequence[str] = (),
+        *,
+        idempotency: Idempotency | None = None,
+        ttl: int | None = None,
+    ) -> int:
+        """Create the game at version 1. Raises :class:`GameExists`, or :class:`IdempotencyKeyUsed`
+        when the game exists and this request's idempotency record with it."""
+        ttl = ttl or self.live_ttl
+        keys, args = self._args(game_id, doc, events, idempotency, ttl)
+        if idempotency:
+            args += [_pack(idempotency.record), min(self.idempotency_ttl, ttl)]
+        status, value = self._create(keys=keys, args=args)
+        if status == 2:
+            raise IdempotencyKeyUsed(_unpack(value))
+        if status == 0:
+            raise GameExists(game_id)
+        return int(value)
+
+    def commit(
+        self,
+        game_id: str,
+        expected_version: int,
+        doc: str,
+        events: Sequence[str] = (),
+        *,
+        hand_records: Mapping[int, str] | None = None,
+        idempotency: Idempotency | None = None,
+        finished: bool = False,
+    ) -> int:
+        """Write the new doc if the game is still at ``expected_version``; returns the new version.
+
+        Raises :class:`StaleVersion` (someone else committed first), :class:`GameMissing`, or
+        :class:`IdempotencyKeyUsed` (a request with the same key committed first).
+        ``finished``: the match is over — every key then expires after ``finished_ttl``.
+        """
+        ttl = self.finished_ttl if finished else self.live_ttl
+        keys, args = self._args(game_id, doc, events, idempotency, ttl)
+        args[1] = expected_version
+        records: Iterable[tuple[int, str]] = (hand_records or {}).items()
+        flat: list[Any] = []
+        for number, record in records:
+            flat += [str(number), _pack(record)]
+        args += [self.hands_kept, len(flat) // 2, *flat]
+        if idempotency:
+            args += [_pack(idempotency.record), min(self.idempotency_ttl, ttl)]
+        status, value = self._commit(keys=keys, args=args)
+        if status == 2:
+            raise IdempotencyKeyUsed(_unpack(value))
+        if status == 0:
+            if int(value) < 0:
+                raise GameMissing(game_id)
+            raise StaleVersion(int(value))
+        return int(value)
+
+
+# The store's "Redis is down / refused" failure, under a name the HTTP layer can catch without importing
+# redis itself.
+StoreUnavailable = redis.exceptions.RedisError

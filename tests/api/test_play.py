@@ -1,0 +1,151 @@
+"""Stories of whole hands and whole games played through the API."""
+
+from __future__ import annotations
+
+import pytest
+from flask.testing import FlaskClient
+
+from .gameplay import Seat, Table, choose, play_hand
+
+
+def play_against_bot(me: Seat, until: str, max_moves: int = 2000) -> dict:
+    """Play my seat until the view's phase is in ``until`` (the bot answers inside each request)."""
+    for _ in range(max_moves):
+        view = me.view()
+        if view["phase"] in until.split("|"):
+            return view
+        assert view["turn"] in (0, None), "the bot must have answered inside the request"
+        me.act(choose(view), view["version"])
+    raise AssertionError(f"never reached {until}")
+
+
+def test_a_new_game_against_a_bot_shows_my_seat_and_a_dealt_hand(table: Table) -> None:
+    me, created = table.create(opponent={"type": "bot", "bot": "simple"}, name="Ann")
+    view = created["view"]
+    assert created["seat"] == 0 and created["invitation"] is None
+    assert len(created["token"]) >= 22
+    assert view["game_id"] == me.game_id and view["version"] == 1
+    assert len(view["hand"]["cards"]) in (10, 11)
+    assert view["opponent"]["card_count"] in (10, 11)
+    assert view["players"][0] == {"seat": 0, "name": "Ann", "type": "human", "joined": True}
+    assert view["players"][1]["type"] == "bot" and view["players"][1]["bot"] == "simple"
+    assert len(view["commitment"]) == 64
+    assert view["legal_actions"], "the bot's opening replies are made at creation: it is my turn"
+    deal = created["events"][0]
+    assert deal["type"] == "deal" and deal["cards"] == view["hand"]["cards"]
+    assert deal["commitment"] == view["commitment"]
+
+
+def test_a_full_hand_against_the_bot(table: Table) -> None:
+    me = table.bot_game()
+    view = play_against_bot(me, "hand_over|game_over|match_over")
+    assert view["result"] is not None
+    assert view["hands"][0]["number"] == 1
+    record = me.get("/hands/1").get_json()
+    assert record["number"] == 1 and record["result"] == view["result"]
+    # Every legal action of the finished hand is a deal, by either seat.
+    assert view["legal_actions"] == [{"type": "deal"}]
+
+
+def test_each_response_carries_the_bots_replies(table: Table) -> None:
+    me = table.bot_game()
+    view = me.view()
+    moved = me.act(choose(view), view["version"])
+    assert moved["version"] == view["version"] + 1
+    bot_moves = [e for e in moved["events"] if e["seat"] == 1]
+    if moved["view"]["phase"] not in ("hand_over", "game_over", "match_over"):
+        assert moved["view"]["turn"] == 0
+    assert all(e["id"].startswith(f"{moved['version']}-") for e in moved["events"])
+    assert bot_moves or moved["view"]["turn"] == 0
+
+
+def test_a_full_game_against_the_bot_to_the_end_of_the_match(table: Table) -> None:
+    me = table.bot_game(rules={"preset": "standard", "options": {"target": 40}})
+    view = play_against_bot(me, "match_over")
+    scores = view["scores"]
+    assert scores["match_over"] is True and scores["match_winner"] in (0, 1)
+    assert view["legal_actions"] == []
+    assert len(view["hands"]) >= 1 and len(view["stats"]) == 2
+    final = scores["games"][0]
+    assert final["winner"] == scores["match_winner"]
+    # The last finished hand is kept (GIN_HANDS_KEPT=1), older ones are not.
+    numbers = [hand["number"] for hand in view["hands"]]
+    assert me.get(f"/hands/{numbers[-1]}").status_code == 200
+    for number in numbers[:-1]:
+        assert me.get(f"/hands/{number}").status_code == 404
+
+
+def test_the_specific_action_endpoints_accept_their_bodies(table: Table) -> None:
+    me = table.bot_game()
+    for _ in range(300):
+        view = me.view()
+        if view["phase"] in ("hand_over", "game_over", "match_over"):
+            break
+        action = choose(view)
+        kind = action.pop("type")
+        body = None if kind in ("deal", "pass") else action
+        response = me.post(f"/{kind}", body, version=view["version"])
+        assert response.status_code == 200, response.get_json()
+    else:
+        raise AssertionError("the hand did not end")
+    deal = me.post("/deal", None, version=me.view()["version"])
+    assert deal.status_code == 200
+    assert deal.get_json()["view"]["hand_number"] == 2
+
+
+def test_two_humans_play_a_hand_after_joining_by_invitation(table: Table, client: FlaskClient) -> None:
+    ann, bob = table.human_game()
+    assert (ann.seat, bob.seat) == (0, 1)
+    view = ann.view()
+    assert view["players"][1] == {"seat": 1, "name": "Bob", "type": "human", "joined": True}
+    last = play_hand((ann, bob))
+    assert last["result"] is not None
+    # Between hands either human may deal.
+    dealer = bob if last["hand_number"] % 2 else ann
+    dealt = dealer.act({"type": "deal"}, last["version"])
+    assert dealt["view"]["hand_number"] == 2
+
+
+def test_undo_in_a_bot_game_takes_back_my_last_move(table: Table) -> None:
+    me = table.bot_game()
+    before = me.view()
+    me.act(choose(before), before["version"])
+    after = me.view()
+    response = me.post("/undo", None, version=after["version"])
+    assert response.status_code == 200, response.get_json()
+    undone = response.get_json()["view"]
+    assert undone["hand"]["cards"] == before["hand"]["cards"]
+    assert undone["legal_actions"] == before["legal_actions"]
+
+
+def test_a_hint_suggests_a_legal_action(table: Table) -> None:
+    me = table.bot_game()
+    view = me.view()
+    hint = me.get("/hint").get_json()
+    assert hint["action"] in view["legal_actions"]
+    assert hint["explanation"]
+    assert isinstance(hint["alternatives"], list)
+
+
+@pytest.mark.parametrize(
+    "preset", ["standard", "tournament", "big-gin-50", "oklahoma", "hollywood", "straight"]
+)
+def test_every_preset_plays_a_hand_and_reports_its_rules(table: Table, preset: str) -> None:
+    me = table.bot_game(rules={"preset": preset, "options": {"max_discard_draws": 20}})
+    view = play_against_bot(me, "hand_over|game_over|match_over")
+    assert view["rules"]["max_discard_draws"] == 20
+    assert view["result"] is not None
+    if preset == "straight":
+        assert view["rules"]["knock_limit"] == 0
+
+
+def test_a_failing_bot_never_blocks_the_game(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ginrummy.api import players
+
+    def broken(bot: str, seed: int, view: dict) -> dict:
+        raise RuntimeError("bot bug")
+
+    monkeypatch.setattr(players, "choose", broken)
+    me = table.bot_game()
+    view = play_against_bot(me, "hand_over|game_over|match_over")
+    assert view["result"] is not None

@@ -1,0 +1,191 @@
+"""The game store against a real redis-server: versions, atomic commits, events, expiry, one hash slot."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+
+import pytest
+import redis
+from ginrummy.store import (
+    GameExists,
+    GameMissing,
+    GameStore,
+    Idempotency,
+    IdempotencyKeyUsed,
+    StaleVersion,
+    make_client,
+)
+from redis.crc import key_slot
+
+
+@pytest.fixture
+def store(redis_url: str) -> GameStore:
+    return GameStore(make_client(redis_url), live_ttl=600, finished_ttl=60, events_maxlen=5)
+
+
+@pytest.fixture
+def game_id() -> str:
+    return uuid.uuid4().hex
+
+
+def test_a_created_game_loads_at_version_one(store: GameStore, game_id: str) -> None:
+    store.create(game_id, "doc-1", ["e1", "e2"])
+    loaded = store.load(game_id)
+    assert loaded is not None
+    assert (loaded.version, loaded.doc) == (1, "doc-1")
+    assert store.read_events(game_id, None) == [("1-1", "e1"), ("1-2", "e2")]
+
+
+def test_a_doc_may_contain_newlines_and_braces(store: GameStore, game_id: str) -> None:
+    store.create(game_id, 'meta\n{"g": 1}\n')
+    loaded = store.load(game_id)
+    assert loaded is not None and loaded.doc == 'meta\n{"g": 1}\n'
+
+
+def test_creating_twice_is_refused(store: GameStore, game_id: str) -> None:
+    store.create(game_id, "a")
+    with pytest.raises(GameExists):
+        store.create(game_id, "b")
+    assert store.load(game_id).doc == "a"  # type: ignore[union-attr]
+
+
+def test_an_unknown_game_loads_as_none_and_cannot_be_committed(store: GameStore, game_id: str) -> None:
+    assert store.load(game_id) is None
+    with pytest.raises(GameMissing):
+        store.commit(game_id, 1, "x")
+
+
+def test_a_commit_bumps_the_version_and_appends_events(store: GameStore, game_id: str) -> None:
+    store.create(game_id, "a", ["e1"])
+    assert store.commit(game_id, 1, "b", ["e2", "e3"]) == 2
+    assert store.load(game_id).doc == "b"  # type: ignore[union-attr]
+    assert store.read_events(game_id, "1-1") == [("2-1", "e2"), ("2-2", "e3")]
+
+
+def test_a_stale_commit_changes_nothing(store: GameStore, game_id: str) -> None:
+    store.create(game_id, "a", ["e1"])
+    store.commit(game_id, 1, "b")
+    with pytest.raises(StaleVersion) as caught:
+        store.commit(game_id, 1, "c", ["never"], hand_records={1: "r"})
+    assert caught.value.current == 2
+    assert store.load(game_id).doc == "b"  # type: ignore[union-attr]
+    assert store.read_events(game_id, None) == [("1-1", "e1")]
+    assert store.hand_record(game_id, 1) is None
+
+
+def test_of_two_racing_commits_exactly_one_applies(store: GameStore, game_id: str) -> None:
+    store.create(game_id, "a")
+    barrier = threading.Barrier(8)
+    results: list[str] = []
+
+    def racer(n: int) -> None:
+        barrier.wait()
+        try:
+            store.commit(game_id, 1, f"doc-{n}", [f"ev-{n}"])
+            results.append(f"doc-{n}")
+        except StaleVersion:
+            results.append("stale")
+
+    threads = [threading.Thread(target=racer, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    winners = [r for r in results if r != "stale"]
+    assert len(winners) == 1
+    loaded = store.load(game_id)
+    assert loaded is not None and (loaded.version, loaded.doc) == (2, winners[0])
+    assert len(store.read_events(game_id, None)) == 1
+
+
+def test_the_event_stream_is_trimmed(store: GameStore, game_id: str) -> None:
+    store.create(game_id, "a")
+    for version in range(1, 5):
+        store.commit(game_id, version, "a", ["x", "y"])
+    events = store.read_events(game_id, None)
+    assert len(events) == 5
+    assert store.first_event_id(game_id) == events[0][0] == "3-2"
+
+
+def test_hand_records_and_idempotency_records_are_written_with_the_commit(
+    store: GameStore, game_id: str
+) -> None:
+    store.create(game_id, "a")
+    store.commit(game_id, 1, "b", hand_records={1: "hand one"}, idempotency=Idempotency("k1", "resp"))
+    assert store.hand_record(game_id, 1) == "hand one"
+    loaded, record = store.load_with_record(game_id, "k1")
+    assert loaded is not None and loaded.version == 2
+    assert record == "resp"
+    with pytest.raises(IdempotencyKeyUsed) as caught:
+        store.commit(game_id, 2, "c", idempotency=Idempotency("k1", "other"))
+    assert caught.value.record == "resp"
+    assert store.load(game_id).version == 2  # type: ignore[union-attr]
+
+
+def test_only_the_last_finished_hands_are_kept(redis_url: str, game_id: str) -> None:
+    store = GameStore(make_client(redis_url), hands_kept=2)
+    store.create(game_id, "a")
+    for number in range(1, 5):
+        store.commit(game_id, number, "a", hand_records={number: f"hand {number}"})
+    assert [store.hand_record(game_id, n) for n in range(1, 5)] == [None, None, "hand 3", "hand 4"]
+
+
+def test_every_key_shares_one_hash_slot_and_expires(store: GameStore, game_id: str, redis_url: str) -> None:
+    store.create(game_id, "a", ["e"], idempotency=Idempotency("c", "created"))
+    store.commit(game_id, 1, "b", ["f"], hand_records={1: "r"}, idempotency=Idempotency("k", "v"))
+    raw = redis.Redis.from_url(redis_url)
+    keys = store.keys_of(game_id)
+    assert len(keys) == 5
+    assert all(f"{{{game_id}}}" in k for k in keys)
+    assert len({key_slot(k.encode()) for k in keys}) == 1
+    for key in keys:
+        assert 0 < raw.ttl(key) <= 600
+
+
+def test_a_finished_game_expires_sooner(store: GameStore, game_id: str, redis_url: str) -> None:
+    store.create(game_id, "a", ["e"])
+    store.commit(game_id, 1, "b", ["f"], hand_records={1: "r"}, finished=True)
+    raw = redis.Redis.from_url(redis_url)
+    for key in store.keys_of(game_id):
+        assert 0 < raw.ttl(key) <= 60
+
+
+def test_waiting_for_events_returns_when_one_arrives(store: GameStore, game_id: str) -> None:
+    store.create(game_id, "a", ["e1"])
+    timer = threading.Timer(0.2, lambda: store.commit(game_id, 1, "b", ["e2"]))
+    timer.start()
+    try:
+        events = store.read_events(game_id, "1-1", wait_ms=10_000)
+    finally:
+        timer.join()
+    assert events == [("2-1", "e2")]
+
+
+def test_ping(store: GameStore) -> None:
+    assert store.ping()
+
+
+def _commit_story(store: GameStore, game_id: str) -> None:
+    """The store's whole contract on one topology: create, commit, stale, events, records, idempotency."""
+    store.create(game_id, "a", ["e1"], idempotency=Idempotency("c", "created"))
+    assert (
+        store.commit(game_id, 1, "b", ["e2"], hand_records={1: "r1"}, idempotency=Idempotency("k", "v")) == 2
+    )
+    with pytest.raises(StaleVersion):
+        store.commit(game_id, 1, "c")
+    with pytest.raises(IdempotencyKeyUsed):
+        store.commit(game_id, 2, "c", idempotency=Idempotency("k", "other"))
+    loaded, record = store.load_with_record(game_id, "k")
+    assert loaded is not None and (loaded.version, loaded.doc) == (2, "b") and record == "v"
+    assert store.read_events(game_id, "1-1") == [("2-1", "e2")]
+    assert store.hand_record(game_id, 1) == "r1"
+    assert len(store.keys_of(game_id)) == 5
+
+
+def test_the_store_works_on_a_redis_cluster(redis_cluster_url: str, game_id: str) -> None:
+    _commit_story(GameStore(make_client(redis_cluster_url)), game_id)
+
+
+def test_the_store_works_through_sentinel(redis_sentinel_url: str, game_id: str) -> None:
+    _commit_story(GameStore(make_client(redis_sentinel_url)), game_id)
