@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from flask.testing import FlaskClient
@@ -82,3 +83,13 @@ def test_the_openapi_document_is_served_and_documents_errors(client: FlaskClient
 def test_the_docs_page(client: FlaskClient) -> None:
     response = client.get("/docs")
     assert response.status_code == 200 and "swagger" in response.get_data(as_text=True).lower()
+
+
+def test_the_docs_page_needs_nothing_from_outside(client: FlaskClient) -> None:
+    page = client.get("/docs").get_data(as_text=True)
+    assets = re.findall(r'(?:src|href)="([^"]+\.(?:js|css))"', page)
+    assert assets and all(a.startswith("/docs/static/") for a in assets), assets
+    for asset in assets:
+        response = client.get(asset)
+        assert response.status_code == 200 and len(response.data) > 1000
+    assert client.get("/docs/static/../../pyproject.toml").status_code == 404

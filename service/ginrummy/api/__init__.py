@@ -9,7 +9,8 @@ from collections.abc import Mapping
 from dataclasses import fields
 from typing import Any
 
-from flask import Flask, Response
+import swagger_ui_bundle  # type: ignore[import-untyped]
+from flask import Flask, Response, send_from_directory
 
 from ginrummy.store import GameStore, StoreUnavailable, make_client
 
@@ -19,7 +20,8 @@ from .errors import ProblemApi, problem
 from .service import GameService
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
-SWAGGER_UI_URL = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
+# Swagger UI's own files are served by the app (from the swagger-ui-bundle wheel), so /docs works offline.
+SWAGGER_UI_URL = "/docs/static/"
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -67,9 +69,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(routes.meta)
     api.register_blueprint(routes.health)
     errors.register(app)
+    app.add_url_rule("/docs/static/<path:filename>", "swagger_ui_static", _swagger_ui_file)
     app.register_error_handler(StoreUnavailable, _store_unavailable)
     observability.init_app(app)
     return app
+
+
+def _swagger_ui_file(filename: str) -> Response:
+    return send_from_directory(swagger_ui_bundle.swagger_ui_path, filename, max_age=86400)
 
 
 def _store_unavailable(error: Exception) -> Response:
