@@ -329,31 +329,47 @@ class Game:
 
     def stats(self) -> list[dict[str, Any]]:
         """Per-seat figures over the finished hands of the match."""
-        out = []
         hands = self.summaries
+        figures = [dict.fromkeys(_STAT_COUNTS, 0) for _ in SEATS]
+        deadwood = [0, 0]
+        counted = 0
+        for h in hands:
+            cancelled = h.end in (HandEnd.WALL, HandEnd.DRAW_LIMIT)
+            if not cancelled:
+                counted += 1
+            if h.knocker is not None:
+                figures[h.knocker]["knocks"] += 1
+            for seat in SEATS:
+                mine = figures[seat]
+                if cancelled:
+                    mine["walls"] += 1
+                else:
+                    deadwood[seat] += h.deadwood[seat]
+                if h.winner == seat:
+                    mine["hands_won"] += 1
+                    mine["points"] += h.points
+                    if h.end in _WIN_COUNTS:
+                        mine[_WIN_COUNTS[h.end]] += 1
+                elif h.end is HandEnd.UNDERCUT:
+                    mine["undercuts_suffered"] += 1
+        out = []
         for seat in SEATS:
-            won = [h for h in hands if h.winner == seat]
-            ended = [h for h in hands if h.end not in (HandEnd.WALL, HandEnd.DRAW_LIMIT)]
+            mine = figures[seat]
             out.append(
                 {
                     "hands_played": len(hands),
-                    "hands_won": len(won),
-                    "gins": sum(1 for h in won if h.end is HandEnd.GIN),
-                    "big_gins": sum(1 for h in won if h.end is HandEnd.BIG_GIN),
-                    "knocks": sum(1 for h in hands if h.knocker == seat),
-                    "undercuts_given": sum(1 for h in won if h.end is HandEnd.UNDERCUT),
-                    "undercuts_suffered": sum(
-                        1 for h in hands if h.end is HandEnd.UNDERCUT and h.winner != seat
-                    ),
-                    "walls": sum(1 for h in hands if h.end in (HandEnd.WALL, HandEnd.DRAW_LIMIT)),
-                    "avg_deadwood": round(sum(h.deadwood[seat] for h in ended) / len(ended), 2)
-                    if ended
-                    else 0.0,
-                    "points": sum(h.points for h in won),
-                    "points_per_hand": round(sum(h.points for h in won) / len(hands), 2) if hands else 0.0,
+                    **mine,
+                    "avg_deadwood": round(deadwood[seat] / counted, 2) if counted else 0.0,
+                    "points_per_hand": round(mine["points"] / len(hands), 2) if hands else 0.0,
                 }
             )
         return out
+
+
+_STAT_COUNTS = (
+    "hands_won", "gins", "big_gins", "knocks", "undercuts_given", "undercuts_suffered", "walls", "points",
+)  # fmt: skip
+_WIN_COUNTS = {HandEnd.GIN: "gins", HandEnd.BIG_GIN: "big_gins", HandEnd.UNDERCUT: "undercuts_given"}
 
 
 def replay_hand(hand: Hand, drop: int = 0) -> Hand:

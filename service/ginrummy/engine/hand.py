@@ -19,6 +19,7 @@ whatever it is given, so untrusted input can be fed straight in.
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -129,7 +130,12 @@ def melds_json(melds: Sequence[Meld]) -> list[list[str]]:
     return [texts(m.mask) for m in melds]
 
 
-@dataclass
+@functools.lru_cache(maxsize=1024)  # histories repeat the same few actions; callers copy the dict
+def _action_json(action: Action) -> dict[str, Any]:
+    return action.to_json()
+
+
+@dataclass(frozen=True)
 class LogEntry:
     """One applied action; ``card`` is the card drawn (for draws), which replays and histories need."""
 
@@ -543,7 +549,7 @@ class Hand:
         discard shows once the hand is over)."""
         out = []
         for entry in self.log:
-            item = {"seat": entry.seat, **entry.action.to_json()}
+            item = {"seat": entry.seat, **_action_json(entry.action)}
             kind = entry.action.type
             if (
                 kind == DRAW

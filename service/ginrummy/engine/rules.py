@@ -14,6 +14,7 @@ big-gin-50, oklahoma, hollywood, straight)
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -85,7 +86,7 @@ class Rules:
     @classmethod
     def from_dict(cls, options: Mapping[str, Any]) -> Rules:
         """The inverse of :meth:`to_dict` (missing options take their defaults)."""
-        return cls.from_options("standard", **dict(options))
+        return _rules_from_items(tuple(sorted(options.items())))
 
     def to_dict(self) -> dict[str, Any]:
         """Every option with its value, JSON-safe."""
@@ -94,6 +95,11 @@ class Rules:
     def changes(self) -> dict[str, Any]:
         """Only the options that differ from the defaults (a compact form for storage)."""
         return {k: v for k, v in self.to_dict().items() if v != _DEFAULTS[k]}
+
+
+@functools.lru_cache(maxsize=256)  # saved games name few distinct rule sets; Rules is immutable
+def _rules_from_items(items: tuple[tuple[str, Any], ...]) -> Rules:
+    return Rules.from_options("standard", **dict(items))
 
 
 _INT_RANGES = {

@@ -14,6 +14,7 @@ live hand's deck order: it is for the server's store only and never goes to a pl
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -222,6 +223,7 @@ def _log_entry(entry: LogEntry) -> str:
     raise BadStateError(f"cannot save action {action.type}")
 
 
+@functools.lru_cache(maxsize=4096)  # a hand's log repeats few distinct entries; LogEntry is immutable
 def _log_from(text: str) -> LogEntry:
     seat = int(text[0])
     kind = text[1]
