@@ -64,6 +64,10 @@ def card_text(card: Card) -> str:
 
 def parse_card(value: str | int) -> Card:
     """A card from its text (``7H``, ``10h``, ``th``, ``7♥``) or its number 0–51."""
+    if type(value) is str:  # the common case, canonical text: one look-up
+        card = _PARSE.get(value)
+        if card is not None:
+            return card
     if isinstance(value, bool):
         raise BadCardError(f"not a card: {value!r}")
     if isinstance(value, int):
