@@ -1,0 +1,50 @@
+"""Hints: the expert's recommended action for a seat, with a short explanation and alternatives."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .analysis import View, read_view
+from .base import read_turn
+from .expert import ExpertBot, Scored
+
+HINT_SEED = 2021
+"""The hint's sampling seed: the same view always gets the same hint."""
+
+
+def hint(view: View) -> dict[str, Any]:
+    """``{"action", "explanation", "alternatives": [{"action", "value", "explanation"}, ...]}``.
+
+    ``action`` is an element of ``view["legal_actions"]``; ``alternatives`` lists up to three of the
+    considered actions (the recommended one first), ``value`` higher is better.
+    """
+    expert = ExpertBot(HINT_SEED)
+    turn = read_turn(view)
+    if len(turn.legal) == 1 or turn.kind in ("deal", "layoff", "fiftieth", "other"):
+        action = expert.choose(view)
+        ranked = [Scored(action, 0.0, _plain(action, turn.kind))]
+    else:
+        ranked = expert.rank(view, read_view(view), turn)
+    best = ranked[0]
+    return {
+        "action": best.action,
+        "explanation": best.explanation,
+        "alternatives": [
+            {"action": s.action, "value": round(s.value, 2), "explanation": s.explanation} for s in ranked[:3]
+        ],
+    }
+
+
+def _plain(action: dict[str, Any], kind: str) -> str:
+    kind_of = action.get("type")
+    if kind_of == "deal":
+        return "Deal the next hand."
+    if kind_of == "layoff":
+        return "Lay down your melds and lay off what you can: this leaves you the least deadwood."
+    if kind == "fiftieth":
+        if kind_of == "pass":
+            return "Pass: taking this card would not let you knock."
+        return "Take the card: it lets you knock."
+    if kind_of == "draw":
+        return "Draw from the stock: it is your only move."
+    return "Your only legal move."

@@ -1,0 +1,117 @@
+"""The bots' analysis helpers agree with the engine and read the view's history correctly."""
+
+from __future__ import annotations
+
+import random
+
+from ginrummy.bots.analysis import (
+    defender_deadwood,
+    in_some_meld,
+    layoff_closure,
+    read_view,
+)
+from ginrummy.bots.evaluate import danger, sample_opponent_hands
+from ginrummy.engine import melds
+from ginrummy.engine.cards import mask_of, parse_card
+
+from .views import make_view
+
+
+def test_defender_deadwood_is_close_to_the_engines_best_layoff():
+    rng = random.Random(4)
+    exact = 0
+    for _ in range(300):
+        cards = rng.sample(range(52), 20)
+        knocker, defender = sum(1 << c for c in cards[:10]), sum(1 << c for c in cards[10:])
+        knocker_melds = [m.mask for m in melds.best_arrangement(knocker).melds]
+        ours = defender_deadwood(defender, knocker_melds)
+        best = melds.best_layoff(defender, knocker_melds).deadwood
+        assert ours >= best  # never better than the optimum: it is a fast upper bound
+        exact += ours == best
+    assert exact >= 280
+
+
+def test_layoffs_build_on_each_other():
+    run = mask_of(["4H", "5H", "6H"])
+    assert layoff_closure([run], mask_of(["7H", "8H", "KC"])) == mask_of(["7H", "8H"])
+    assert layoff_closure([mask_of(["9C", "9D", "9S"])], mask_of(["9H", "8H"])) == mask_of(["9H"])
+    assert layoff_closure([mask_of(["QS", "KS", "JS"])], mask_of(["AS"])) == 0
+
+
+def test_meld_test_of_the_upcard():
+    hand = mask_of(["7H", "8H", "9C", "9D"])
+    assert in_some_meld(hand, parse_card("9H"))
+    assert in_some_meld(hand, parse_card("6H"))
+    assert in_some_meld(hand, parse_card("9S"))
+    assert not in_some_meld(hand, parse_card("TH"))
+    assert not in_some_meld(mask_of(["QH", "KH"]), parse_card("AH"))
+
+
+def test_card_tracking_from_the_history():
+    # Upcard 5C: seat 1 passes it, seat 0 takes it and throws 9D, seat 1 takes 9D and throws KS,
+    # seat 0 draws from the stock (declining KS) and throws 2H, seat 1 draws from the stock.
+    history = [
+        {"seat": 1, "type": "pass"},
+        {"seat": 0, "type": "draw", "source": "discard", "card": "5C"},
+        {"seat": 0, "type": "discard", "card": "9D"},
+        {"seat": 1, "type": "draw", "source": "discard", "card": "9D"},
+        {"seat": 1, "type": "discard", "card": "KS"},
+        {"seat": 0, "type": "draw", "source": "stock", "card": "3C"},
+        {"seat": 0, "type": "discard", "card": "2H"},
+        {"seat": 1, "type": "draw", "source": "stock"},
+        {"seat": 1, "type": "discard", "card": "QH"},
+    ]
+    hand = ["5C", "3C", "4C", "AS", "2S", "7D", "7H", "8S", "TC", "JC"]
+    view = make_view(hand, pile=["KS", "2H", "QH"], history=history, opp_known=["9D"])
+    know = read_view(view)
+    assert know.opp_known == mask_of(["9D"])
+    assert know.opp_taken == mask_of(["9D"])
+    assert know.opp_discarded == mask_of(["KS", "QH"])
+    assert know.opp_passed == mask_of(["5C", "2H"])  # passed the upcard; drew from stock over 2H
+    assert know.unseen & mask_of(hand + ["KS", "2H", "QH", "9D"]) == 0
+    assert know.unseen.bit_count() == 52 - 10 - 3 - 1
+    assert know.top == parse_card("QH")
+
+
+def test_danger_follows_what_the_opponent_holds_and_threw():
+    base = make_view(["AC", "2D", "4H", "6S", "8C", "TD", "QH", "KS", "3S", "5D"], pile=["9H"])
+    plain = danger(read_view(base), parse_card("7H"))
+    known = make_view(
+        ["AC", "2D", "4H", "6S", "8C", "TD", "QH", "KS", "3S", "5D"], pile=["9H"], opp_known=["7C", "7D"]
+    )
+    assert danger(read_view(known), parse_card("7H")) > plain
+    dead = make_view(
+        ["AC", "2D", "4H", "6S", "8C", "TD", "QH", "KS", "7C", "7D"], pile=["7S", "5H", "6H", "8H"]
+    )
+    assert danger(read_view(dead), parse_card("7H")) < 0.05
+
+
+def test_sampled_opponent_hands_hold_the_known_cards_and_nothing_seen():
+    view = make_view(
+        ["AC", "2D", "4H", "6S", "8C", "TD", "QH", "KS", "3S", "5D"], pile=["9H"], opp_known=["7C"]
+    )
+    know = read_view(view)
+    for hand in sample_opponent_hands(know, random.Random(1), 30):
+        assert hand.bit_count() == 10
+        assert hand & know.opp_known == know.opp_known
+        assert hand & know.hand == 0
+        assert hand & mask_of(["9H"]) == 0
+
+
+def test_the_expert_reads_an_early_knocker_off_the_finished_hands():
+    from ginrummy.bots.expert import opponent_knocks_early
+
+    view = make_view(["AC"])
+    assert not opponent_knocks_early(view)
+    view["hands"] = [
+        {"number": 1, "end": "knock", "winner": 1, "points": 20, "knocker": 1, "deadwood": [28, 8]}
+    ]
+    assert opponent_knocks_early(view)
+    view["hands"] = [
+        {"number": 1, "end": "knock", "winner": 1, "points": 20, "knocker": 1, "deadwood": [28, 2]}
+    ]
+    assert not opponent_knocks_early(view)
+    view["hands"] = [
+        {"number": 1, "end": "knock", "winner": 0, "points": 20, "knocker": 0, "deadwood": [8, 28]}
+    ]
+    assert not opponent_knocks_early(view)  # the bot's own knocks say nothing about the opponent
