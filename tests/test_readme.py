@@ -1,0 +1,40 @@
+"""The README stays true: its configuration table names every setting the code reads."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import fields
+from pathlib import Path
+
+from ginrummy.api.config import Config
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+
+
+def configuration_table() -> set[str]:
+    section = README.split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    return set(re.findall(r"^\| `([A-Z_]+)` \|", section, flags=re.MULTILINE))
+
+
+def test_every_service_setting_is_in_the_configuration_table() -> None:
+    documented = configuration_table()
+    assert {Config.env_name(f.name) for f in fields(Config)} <= documented
+
+
+def test_every_gin_variable_read_anywhere_is_in_the_configuration_table() -> None:
+    used: set[str] = set()
+    for folder in ("service", "clients", "deploy"):
+        for path in (ROOT / folder).rglob("*.py"):
+            used |= set(re.findall(r"\b(GIN_[A-Z][A-Z_]*[A-Z])\b", path.read_text()))
+    assert used, "the scan found nothing: the pattern is wrong"
+    missing = used - configuration_table()
+    assert not missing, f"README's configuration table misses {sorted(missing)}"
+
+
+def test_the_quick_start_is_two_commands() -> None:
+    quick = README.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    block = quick.split("```sh", 1)[1].split("```", 1)[0]
+    commands = [line.split("#")[0].strip() for line in block.strip().splitlines()]
+    assert commands == ["make serve", "make test"]
+    assert "test:" in (ROOT / "Makefile").read_text() and "make test" in (ROOT / ".ci" / "run").read_text()
