@@ -40,12 +40,23 @@ def gin_env(config_home: Path, server: str) -> dict[str, str]:
     return env
 
 
+RESTORE_SIGINT = "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])"
+"""Run gin with Ctrl-C restored: a test run started in the background (``make test &``) ignores SIGINT,
+and an ignored signal stays ignored across exec, which would make the Ctrl-C tests hang."""
+
+
+def gin_command(args: list[str]) -> list[str]:
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        return [sys.executable, "-c", RESTORE_SIGINT, GIN, *args]
+    return [GIN, *args]
+
+
 class GinProcess:
     """One running ``gin`` with its stdin/stdout/stderr piped."""
 
     def __init__(self, args: list[str], env: dict[str, str]) -> None:
         self.proc = subprocess.Popen(
-            [GIN, *args],
+            gin_command(args),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

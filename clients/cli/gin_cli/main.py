@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from typing import Any
 
@@ -28,7 +29,15 @@ from .client import ApiError, GinClient, ServiceUnreachable
 from .commands import InputError, parse_line
 from .play import EXIT_OK, GameSession
 from .saved import SavedGame, SavedGames
-from .screen import Screen, moves_line, player_names, render_game_over, render_result, render_table
+from .screen import (
+    Screen,
+    finished_by_last_hand,
+    moves_line,
+    player_names,
+    render_game_over,
+    render_result,
+    render_table,
+)
 
 EXIT_USAGE = 2
 EXIT_UNREACHABLE = 3
@@ -113,10 +122,48 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+GAME_ID_ARG = re.compile(r"-[A-Za-z0-9_-]{7,63}(:[A-Za-z0-9_-]+)?")
+"""A game id or invitation that begins with a dash (base64url text may): not an option."""
+
+VALUE_OPTIONS = {"--server", "--rules", "--option", "-o", "--name", "--seed", "--bot", "--game"}
+
+
+def protect_ids(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """Keep argparse from reading ``gin join -x7…:…`` or ``gin resume -x7…`` as an unknown option.
+
+    Such a word (not an option of ``gin``, not an option's value) gets a leading space, which argparse
+    takes for a positional argument and the commands strip off.
+
+    >>> protect_ids(build_parser(), ["join", "-i0PJ9CuEnqcqteCHIrA:B8Pmy", "--name", "-x"])
+    ['join', ' -i0PJ9CuEnqcqteCHIrA:B8Pmy', '--name', '-x']
+    """
+    known = _option_strings(parser)
+    protected: list[str] = []
+    for i, word in enumerate(argv):
+        after_value_option = i > 0 and argv[i - 1] in VALUE_OPTIONS and argv[i - 1] != "--game"
+        if word not in known and not after_value_option and GAME_ID_ARG.fullmatch(word):
+            word = " " + word
+        protected.append(word)
+    return protected
+
+
+def _option_strings(parser: argparse.ArgumentParser) -> set[str]:
+    strings: set[str] = set()
+    for action in parser._actions:
+        strings.update(action.option_strings)
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                strings |= _option_strings(sub)
+    return strings
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run ``gin``; returns the exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(protect_ids(parser, sys.argv[1:] if argv is None else list(argv)))
+    for name in ("game_id", "invitation"):
+        if isinstance(getattr(args, name, None), str):
+            setattr(args, name, getattr(args, name).strip())
     json_mode = bool(getattr(args, "json", False))
     color = _want_color(no_color=bool(getattr(args, "no_color", False)), json_mode=json_mode)
     screen = Screen(color=color)
@@ -163,11 +210,17 @@ def _want_color(*, no_color: bool, json_mode: bool) -> bool:
     return (sys.stdout.encoding or "").lower().replace("-", "") in ("utf8", "utf16")
 
 
+LOOK_UP = {"unknown_bot": "gin bots lists the bots", "bad_rules": "gin rules lists the presets and options"}
+"""Where a player finds the right name when the service refuses one (its detail speaks of HTTP paths)."""
+
+
 def _report_api_error(screen: Screen, exc: ApiError, json_mode: bool) -> None:
     if json_mode:
         print(json.dumps({"error": {"status": exc.status, **exc.problem}}), file=sys.stderr)
     else:
         screen.error(f"{exc.detail} ({exc.code})")
+        if exc.code in LOOK_UP:
+            screen.error(LOOK_UP[exc.code])
 
 
 def parse_options(pairs: list[str]) -> dict[str, Any]:
@@ -226,14 +279,14 @@ class _Runner:
     # --- games -------------------------------------------------------------------------------------
 
     def cmd_play(self) -> int:
-        return self._start(bot=self.args.bot)
+        return self._start(bot=self.args.bot.strip().lower())  # bot names are lower case: "Expert" works
 
     def cmd_host(self) -> int:
         return self._start(bot=None)
 
     def _start(self, *, bot: str | None) -> int:
         created = self.client.create_game(
-            preset=self.args.rules,
+            preset=self.args.rules.strip().lower(),
             options=parse_options(self.args.option),
             bot=bot,
             name=self.args.name,
@@ -258,9 +311,7 @@ class _Runner:
                 started["invitation"] = invitation
             print(json.dumps(started), flush=True)
         else:
-            self.screen.line(
-                f"Game {self.game.game_id} started. Leave any time with quit; gin resume continues."
-            )
+            self.screen.line(f"Game {self.game.game_id} started (quit leaves; gin resume comes back).")
             if invitation:
                 self.screen.line("Invite your opponent: ", (f"gin join {invitation}", "bold"))
         return self._play(None)
@@ -345,6 +396,8 @@ class _Runner:
             render_result(self.screen, view, names)
             if view.get("phase") in ("game_over", "match_over"):
                 render_game_over(self.screen, view, names, all_games=True)
+            elif finished_by_last_hand(view):  # Hollywood: a game ended, the others go on
+                render_game_over(self.screen, view, names, numbers=finished_by_last_hand(view))
         else:
             render_table(self.screen, view, names)
         moves_line(self.screen, view)
@@ -407,7 +460,9 @@ class _Runner:
             for row in range(0, len(discards), 6):
                 parts: list[Any] = [" "]
                 for option in discards[row : row + 6]:
-                    parts += ["  ", s.card(option["card"]), f" {option['deadwood']}"]
+                    card = s.card(option["card"])
+                    pad = " " * (3 - len(card if isinstance(card, str) else card[0]))  # 10♥ is wider
+                    parts += ["  ", card, f"{pad} {option['deadwood']:>2}"]
                 s.line(*parts)
         verdicts = [
             f"{label}: {'yes' if analysis[key] else 'no'}"

@@ -23,6 +23,7 @@ from .saved import SavedGame, SavedGames
 from .screen import (
     Screen,
     describe_move,
+    finished_by_last_hand,
     moves_line,
     player_names,
     render_game_over,
@@ -70,6 +71,8 @@ class GameSession:
         self._shown_version: Any = None
         self._waited = False  # the opponent moved while we waited: keys typed meanwhile are stale
         self._announced: tuple[bool, Any] | None = None  # what "Waiting for…" line is on screen
+        self._hand_on_screen: Any = None  # the cards of the last table drawn
+        self._opponent_joined: bool | None = None
 
     # --- the loop ----------------------------------------------------------------------------------
 
@@ -80,6 +83,7 @@ class GameSession:
         self.saved.save(self.game)
         while True:
             self.names = player_names(view, "You")
+            self.tell_join(view)
             self.tell_moves(view)
             if self.finished(view):
                 self.show_end(view)
@@ -160,14 +164,23 @@ class GameSession:
         """Block until something happens in the game (a move, a join), through the events long poll."""
         opponent = self.names[1 - int(view.get("seat", 0))]
         joined = self.opponent_joined(view)
-        if self._announced == (joined, view.get("hand_number")):
-            pass  # still the same stretch of waiting: say it once
-        elif self.json_mode:
-            self.emit({"type": "waiting", "for": opponent if joined else None})
-        elif joined:
-            self.screen.line((f"Waiting for {opponent}…", "dim"))
-        else:
-            self.screen.line((f"Waiting for the opponent to join: gin join {self.game.invitation}", "dim"))
+        if self.json_mode:
+            if self._shown_version != view.get("version"):
+                self.show(view)  # "view whenever it changed", the opponent's turns included
+            if self._announced != (joined, view.get("hand_number")):
+                self.emit({"type": "waiting", "for": opponent if joined else None})
+        elif self._announced != (joined, view.get("hand_number")):
+            # A new stretch of waiting: show the table (your hand after your move) once, then wait.
+            if self._hand_on_screen != _hand_cards(view) and view.get("result") is None:
+                self._shown_version = view.get("version")
+                self._hand_on_screen = _hand_cards(view)
+                render_table(self.screen, view, self.names)
+            if joined:
+                self.screen.line((f"Waiting for {opponent}… (Ctrl-C leaves; gin resume comes back)", "dim"))
+            else:
+                self.screen.line(
+                    (f"Waiting for the opponent to join: gin join {self.game.invitation}", "dim")
+                )
         self._announced = (joined, view.get("hand_number"))
         version = view.get("version")
         if isinstance(version, int):
@@ -211,6 +224,8 @@ class GameSession:
         try:
             return self.screen.ask("" if self.json_mode else "> ")
         except EOFError:
+            if not self.json_mode:
+                self.screen.line("")  # end the prompt's line (Ctrl-D) before saying goodbye
             raise LeaveGame from None
 
     def emit(self, obj: dict[str, Any]) -> None:
@@ -226,6 +241,7 @@ class GameSession:
 
     def show(self, view: dict[str, Any]) -> None:
         self._shown_version = view.get("version")
+        self._hand_on_screen = _hand_cards(view)
         if self.json_mode:
             self.emit({"type": "view", "view": view})
             return
@@ -237,8 +253,10 @@ class GameSession:
         if self.json_mode:
             return  # the view line carries "result"
         render_result(self.screen, view, self.names)
-        if view.get("phase") == "game_over":
-            render_game_over(self.screen, view, self.names)
+        # Normally the phase is game_over; in Hollywood a game may end while the others go on.
+        ended = finished_by_last_hand(view)
+        if ended:
+            render_game_over(self.screen, view, self.names, numbers=ended)
 
     def show_end(self, view: dict[str, Any]) -> None:
         if self.json_mode:
@@ -247,8 +265,15 @@ class GameSession:
             return
         if view.get("result") and self._result_shown != view.get("hand_number"):
             render_result(self.screen, view, self.names)
-        render_game_over(self.screen, view, self.names)
+        render_game_over(self.screen, view, self.names, numbers=finished_by_last_hand(view) or None)
         self.screen.line(("Game over.", "bold"))
+
+    def tell_join(self, view: dict[str, Any]) -> None:
+        """Say so when the invited opponent takes their seat."""
+        joined = self.opponent_joined(view)
+        if self._opponent_joined is False and joined and not self.json_mode:
+            self.screen.line(f"{self.names[1 - int(view.get('seat', 0))]} joined the game.")
+        self._opponent_joined = joined
 
     def tell_moves(self, view: dict[str, Any]) -> None:
         """Say what happened since the last look: the opponent's moves and your own stock draws."""
@@ -266,7 +291,8 @@ class GameSession:
             seen = len(history) - RECAP
         for item in history[seen:]:
             if item.get("seat") != seat:
-                self.screen.line(describe_move(item, self.names[item.get("seat", 1 - int(seat or 0))]) + ".")
+                name = self.names[item.get("seat", 1 - int(seat or 0))]
+                self.screen.line(*describe_move(self.screen, item, name, view), ".")
             elif item.get("type") == "draw" and item.get("source") == "stock" and item.get("card"):
                 self.screen.line("You drew ", self.screen.card(item["card"]), " from the stock.")
         self._seen = (hand_number, len(history))
@@ -294,6 +320,10 @@ class GameSession:
             print(message, file=sys.stderr)
         else:
             self.screen.line(message)
+
+
+def _hand_cards(view: dict[str, Any]) -> tuple[Any, ...]:
+    return (view.get("hand_number"), tuple((view.get("hand") or {}).get("cards") or ()))
 
 
 def _drop_typeahead() -> None:

@@ -8,9 +8,11 @@ with canonical card names (``7H``), which is also what the tests read. Lines sta
 
 from __future__ import annotations
 
+import os
+import select
 import sys
 import textwrap
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .cards import display_card, is_red
@@ -47,6 +49,7 @@ class Screen:
         self.out = out or sys.stdout
         self.err = err or sys.stderr
         self._console: Console | None = None
+        self._pipe: PipeReader | None = None
         if color:
             from rich.console import Console  # only when colour is wanted: it is slow to import
 
@@ -100,7 +103,13 @@ class Screen:
     def ask(self, prompt: str = "> ") -> str:
         """Read one line; raises EOFError at the end of input."""
         self.out.flush()
-        return input(prompt)
+        if self._pipe is None and os.name == "posix" and not _isatty(sys.stdin):
+            self._pipe = PipeReader(sys.stdin.fileno())
+        if self._pipe is None:
+            return input(prompt)  # a terminal: readline's line editing, and Ctrl-C is never missed
+        self.out.write(prompt)
+        self.out.flush()
+        return self._pipe.readline()
 
     def card(self, card: str) -> Part:
         """One card, red or not, with its glyph when colour is on."""
@@ -123,6 +132,43 @@ class Screen:
         for i, meld in enumerate(melds):
             parts.extend([" " if i else "", "[", *self.cards(meld), "]"])
         return parts
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+class PipeReader:
+    """Lines from a pipe or file (scripts, ``--json``), read so that Ctrl-C (SIGINT) is never lost.
+
+    ``input()`` on a pipe blocks in ``read(2)``; a SIGINT that arrives between printing the prompt
+    and that call is only noticed once a line comes, i.e. maybe never. Here the wait is a ``select``
+    with a short timeout, and Python handles a pending signal as soon as it returns.
+    """
+
+    POLL = 0.2
+    """Seconds between two looks for a pending signal."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.buffer = b""
+        self.eof = False
+
+    def readline(self) -> str:
+        """The next line without its end; EOFError at the end of input."""
+        while b"\n" not in self.buffer and not self.eof:
+            ready, _, _ = select.select([self.fd], [], [], self.POLL)
+            if ready:
+                chunk = os.read(self.fd, 4096)
+                self.eof = not chunk
+                self.buffer += chunk
+        if not self.buffer:
+            raise EOFError
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line.decode("utf-8", "replace").removesuffix("\r")
 
 
 # --- names -----------------------------------------------------------------------------------------
@@ -166,9 +212,26 @@ def current_game(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def score_line(screen: Screen, view: dict[str, Any], names: list[str]) -> None:
+    rules = view.get("rules") or {}
+    scores = view.get("scores") or {}
+    games = scores.get("games") or []
+    target = rules.get("target")
+    if rules.get("hollywood") and len(games) > 1:
+        # Hollywood: the games are scored at once, so every game's points are shown, game 1 first.
+        def tally(seat: int) -> str:
+            return "/".join(str((game.get("points") or [0, 0])[seat]) for game in games)
+
+        numbers = "/".join(str(game.get("number", i + 1)) for i, game in enumerate(games))
+        screen.line(
+            "Score: ",
+            (f"{names[0]} {tally(0)}", "bold"),
+            " · ",
+            (f"{names[1]} {tally(1)}", "bold"),
+            f"   (games {numbers}" + (f", each to {target})" if target else ")"),
+        )
+        return
     game = current_game(view)
     points = game.get("points") or [0, 0]
-    target = (view.get("rules") or {}).get("target")
     parts: list[Part] = [
         "Score: ",
         (f"{names[0]} {points[0]}", "bold"),
@@ -177,36 +240,66 @@ def score_line(screen: Screen, view: dict[str, Any], names: list[str]) -> None:
     ]
     if target:
         parts.append(f"   (game to {target})")
-    won = (view.get("scores") or {}).get("games_won")
-    if (
-        len((view.get("scores") or {}).get("games") or []) > 1
-        or ((view.get("rules") or {}).get("games") or 1) > 1
-    ):
+    won = scores.get("games_won")
+    if len(games) > 1 or (rules.get("games") or 1) > 1:
         parts.append(f"   games won {won[0]}–{won[1]}" if won else "")
     screen.line(*parts)
 
 
-def describe_move(item: dict[str, Any], name: str) -> str:
-    """One history entry in words."""
+def finished_by_last_hand(view: dict[str, Any]) -> list[int]:
+    """The numbers of the games the hand on screen brought to an end (Hollywood: possibly several)."""
+    games = (view.get("scores") or {}).get("games") or []
+    hands = view.get("hands")
+    if isinstance(hands, list) and hands and isinstance(hands[-1], dict) and "games" in hands[-1]:
+        last = hands[-1]
+        if last.get("number") in (None, view.get("hand_number")):
+            credited = last.get("games") or []
+            return [g["number"] for g in games if g.get("over") and g.get("number") in credited]
+        return []
+    # A service that does not say which games a hand counted in: the game phase tells.
+    if view.get("phase") in ("game_over", "match_over"):
+        return [g["number"] for g in games if g.get("over")][-1:]
+    return []
+
+
+def describe_move(
+    screen: Screen, item: dict[str, Any], name: str, view: dict[str, Any] | None = None
+) -> list[Part]:
+    """One history entry in words (cards drawn as on the table); ``view`` tells a gin from a knock."""
     kind = item.get("type")
     card = item.get("card")
+    shown: list[Part] = [screen.card(card)] if isinstance(card, str) and card else []
     if kind == "draw":
         if item.get("source") == "discard":
-            return f"{name} took {card} from the discard pile" if card else f"{name} took the discard"
-        return f"{name} drew {card} from the stock" if card else f"{name} drew from the stock"
+            return (
+                [f"{name} took ", *shown, " from the discard pile"] if shown else [f"{name} took the discard"]
+            )
+        return [f"{name} drew ", *shown, " from the stock"] if shown else [f"{name} drew from the stock"]
     if kind == "discard":
-        return f"{name} discarded {card}"
+        return [f"{name} discarded ", *shown]
     if kind == "pass":
-        return f"{name} passed"
+        return [f"{name} passed"]
     if kind == "knock":
         if item.get("discard") is None and "discard" in item:
-            return f"{name} went big gin"
-        return f"{name} knocked" + (f", discarding {item['discard']}" if item.get("discard") else "")
+            return [f"{name} went big gin"]
+        verb = "went gin" if _was_gin(item, view or {}) else "knocked"
+        if item.get("discard"):
+            return [f"{name} {verb}, discarding ", screen.card(item["discard"])]
+        return [f"{name} {verb}"]
     if kind == "layoff":
-        return f"{name} laid down and laid off"
+        return [f"{name} laid down and laid off"]
     if kind == "deal":
-        return f"{name} dealt"
-    return f"{name}: {kind}"
+        return [f"{name} dealt"]
+    return [f"{name}: {kind}"]
+
+
+def _was_gin(item: dict[str, Any], view: dict[str, Any]) -> bool:
+    """Whether the knock in ``item`` was a gin, as the view's knock or hand result says."""
+    knock = view.get("knock") or {}
+    if knock.get("knocker") == item.get("seat") and (knock.get("gin") or knock.get("big_gin")):
+        return True
+    outcome = (view.get("result") or {}).get("outcome") or {}
+    return outcome.get("knocker") == item.get("seat") and outcome.get("end") in ("gin", "big_gin")
 
 
 def render_table(screen: Screen, view: dict[str, Any], names: list[str]) -> None:
@@ -215,6 +308,9 @@ def render_table(screen: Screen, view: dict[str, Any], names: list[str]) -> None
     opponent_seat = 1 - seat
     dealer = view.get("dealer")
     title = f"Hand {view.get('hand_number', '?')}"
+    rules = view.get("rules") or {}
+    if (rules.get("games") or 1) > 1 and not rules.get("hollywood") and current_game(view).get("number"):
+        title = f"Game {current_game(view)['number']} · {title}"
     if isinstance(dealer, int):
         title += f" · {names[dealer]} dealt" if dealer != seat else " · you dealt"
     title += f" · knock at {view.get('knock_limit')}" if view.get("knock_limit") else " · gin only"
@@ -346,13 +442,15 @@ def render_result(screen: Screen, view: dict[str, Any], names: list[str]) -> Non
         )
         layoffs = defender.get("layoffs") or []
         if layoffs:
+            # Grouped by the knocker's meld, in the order laid off: "4S 3S on [5S 6S 7S 8S]" (3S fits
+            # only after 4S, so "3S on [5S 6S 7S 8S]" alone would look wrong); one line per meld.
             melds = knocker.get("melds") or []
-            parts = ["  laid off: "]
-            for i, layoff in enumerate(layoffs):
-                index = layoff.get("meld")
+            by_meld: dict[Any, list[str]] = {}
+            for layoff in layoffs:
+                by_meld.setdefault(layoff.get("meld"), []).append(layoff["card"])
+            for index, cards in by_meld.items():
                 target = melds[index] if isinstance(index, int) and 0 <= index < len(melds) else []
-                parts += [", " if i else "", screen.card(layoff["card"]), " on ", *screen.melds([target])]
-            screen.line(*parts)
+                screen.line("  laid off ", *screen.cards(cards), " on ", *screen.melds([target]))
         deadwood = defender.get("deadwood_cards") or []
         screen.line(
             f"  deadwood {defender.get('deadwood', 0)}", ": " if deadwood else "", *screen.cards(deadwood)
@@ -389,12 +487,24 @@ def points_text(outcome: dict[str, Any], names: list[str]) -> str:
 
 
 def render_game_over(
-    screen: Screen, view: dict[str, Any], names: list[str], *, all_games: bool = False
+    screen: Screen,
+    view: dict[str, Any],
+    names: list[str],
+    *,
+    all_games: bool = False,
+    numbers: Collection[int] | None = None,
 ) -> None:
-    """The last finished game's totals (every game's with ``all_games``), each bonus, the match result."""
+    """Finished games' totals, each bonus, and the match result once the match is over.
+
+    Which games: ``numbers`` when given, every finished game with ``all_games``, else the last one.
+    """
     scores = view.get("scores") or {}
     finished = [game for game in scores.get("games") or [] if game.get("over")]
-    for game in finished if all_games else finished[-1:]:
+    if numbers is not None:
+        shown = [game for game in finished if game.get("number") in numbers]
+    else:
+        shown = finished if all_games else finished[-1:]
+    for game in shown:
         winner = game.get("winner")
         title = f"Game {game.get('number', '?')} over"
         if isinstance(winner, int):
