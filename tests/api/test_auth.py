@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask.testing import FlaskClient
+from ginrummy.api import security
 
 from .gameplay import Table, choose, problem
 
@@ -92,3 +93,11 @@ def test_tokens_are_stored_only_as_hashes(table: Table, raw_redis: object) -> No
     stored = b"".join(raw_redis.get(k) or b"" for k in raw_redis.keys(f"gin:{{{ann.game_id}}}:s"))  # type: ignore[attr-defined]
     assert stored
     assert ann.token.encode() not in stored and bob.token.encode() not in stored
+
+
+def test_game_ids_start_with_a_letter_so_command_lines_never_read_them_as_options() -> None:
+    ids = [security.new_game_id() for _ in range(2000)] + [
+        security.game_id_for_key(str(i)) for i in range(2000)
+    ]
+    assert all(i[0].isalpha() and security.GAME_ID.match(i) for i in ids)
+    assert len(set(ids)) == len(ids)

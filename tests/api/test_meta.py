@@ -46,6 +46,16 @@ def test_analyze_a_hand(client: FlaskClient) -> None:
     assert len(eleven["discards"]) == 11
 
 
+def test_analyze_gives_no_knock_verdict_on_part_of_a_hand(client: FlaskClient) -> None:
+    body = client.post("/v1/analyze", json={"cards": ["7H", "8H", "9H"]}).get_json()
+    assert body["deadwood"] == 0 and body["melds"] == [["7H", "8H", "9H"]]
+    assert body["can_knock"] is None and body["can_gin"] is None and body["big_gin"] is None
+    gin = client.post(
+        "/v1/analyze", json={"cards": ["7H", "8H", "9H", "2C", "2D", "2S", "JC", "QC", "KC", "TC"]}
+    ).get_json()
+    assert gin["can_knock"] is True and gin["can_gin"] is True
+
+
 def test_analyze_refuses_bad_cards(client: FlaskClient) -> None:
     problem(client.post("/v1/analyze", json={"cards": ["7S", "XX"]}), 422, "bad_card")
     problem(client.post("/v1/analyze", json={"cards": ["7S", "7S"]}), 422, "bad_card")

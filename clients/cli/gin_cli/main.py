@@ -467,7 +467,7 @@ class _Runner:
         verdicts = [
             f"{label}: {'yes' if analysis[key] else 'no'}"
             for key, label in (("can_knock", "knock"), ("can_gin", "gin"), ("big_gin", "big gin"))
-            if key in analysis
+            if analysis.get(key) is not None  # no verdict on fewer than 10 cards
         ]
         if verdicts:
             s.line(" · ".join(verdicts))

@@ -299,9 +299,11 @@ def analyze(body: dict[str, Any]) -> Response:
         after = options[0][1]
         out["discards"] = [{"card": texts([c])[0], "deadwood": d} for c, d in options]
         out.update(can_knock=after <= limit, can_gin=after == 0, big_gin=min_deadwood(mask) == 0)
-    else:
+    elif len(cards) == 10:
         out.update(can_knock=best.deadwood <= limit, can_gin=best.deadwood == 0, big_gin=False)
         out["discards"] = []
+    else:  # knocking and gin are about a whole hand: no verdict on a part of one
+        out.update(can_knock=None, can_gin=None, big_gin=None, discards=[])
     return render(Outcome(200, out))
 
 

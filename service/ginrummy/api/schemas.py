@@ -265,14 +265,19 @@ class AnalyzeIn(ma.Schema):
 
 
 class AnalyzeOut(ma.Schema):
+    """The verdicts (can_knock, can_gin, big_gin) are null for fewer than 10 cards."""
+
     cards = fields.List(fields.String())
     melds = fields.List(fields.List(fields.String()))
     deadwood_cards = fields.List(fields.String())
     deadwood = fields.Integer()
     arrangements = fields.Integer(metadata={"description": "How many optimal arrangements there are"})
-    can_knock = fields.Boolean()
-    can_gin = fields.Boolean()
-    big_gin = fields.Boolean()
+    can_knock = fields.Boolean(
+        allow_none=True,
+        metadata={"description": "10 cards: deadwood within the knock limit; 11: after the best discard"},
+    )
+    can_gin = fields.Boolean(allow_none=True, metadata={"description": "As can_knock, with no deadwood"})
+    big_gin = fields.Boolean(allow_none=True, metadata={"description": "11 cards, all in melds"})
     discards = fields.List(
         fields.Dict(), metadata={"description": "With 11 cards: deadwood after each discard"}
     )

@@ -116,11 +116,12 @@ def game_id_for_key(idempotency_key: str) -> str:
     """The id of a game created with an Idempotency-Key: derived from it, so a retried create finds
     the game (and its record) that the first attempt made, in one atomic script."""
     raw = hashlib.sha256(f"gin-create\n{idempotency_key}".encode()).digest()[:15]
-    return base64.urlsafe_b64encode(raw).decode()
+    return "g" + base64.urlsafe_b64encode(raw).decode()
 
 
 def new_game_id() -> str:
-    return secrets.token_urlsafe(15)
+    # A letter first: an id that starts with "-" reads as an option on a command line.
+    return "g" + secrets.token_urlsafe(15)
 
 
 def check_game_id(game_id: str) -> None:
