@@ -89,6 +89,9 @@ def test_hollywood_scores_the_nth_win_in_the_first_n_games():
     points = [s.points[1] for s in game.scores]
     assert points == [129, 86, 43]
     assert game.scores[0].over and not game.scores[1].over and not game.match_over
+    # Game 1 is decided the moment it ends, while games 2 and 3 go on.
+    assert game.games_won == [0, 1] and game.phase == "game_over"
+    assert [a.to_json() for a in game.legal_actions(0)] == [{"type": "deal"}]
     assert [h.games for h in game.summaries] == [(1,), (1, 2), (1, 2, 3)]
 
 

@@ -143,7 +143,7 @@ class Game:
             return "match_over"
         if self.hand is not None and not self.hand.over:
             return self.hand.phase.value
-        if self.hand is not None and self._current_game_just_ended():
+        if self._last_hand_ended_a_game():
             return "game_over"
         return "hand_over"
 
@@ -253,11 +253,13 @@ class Game:
         )
         self.dealer = self._next_dealer(outcome)
         for score in self.scores:
+            # A finished game takes no more points: a game credited by this hand and now over ended with it.
             if score.number in games and score.over:
                 sheet = score.settle(self.rules)
+                self.games_won[sheet["winner"]] += 1
                 events.append(_event("game_over", sheet["winner"], **sheet))
         if self._current_game_just_ended():
-            events += self._close_games()
+            events += self._decide_match()
         return events
 
     def _credit(self, winner: int, outcome: HandOutcome) -> tuple[int, ...]:
@@ -277,17 +279,20 @@ class Game:
                 score.reached_target = winner
         return tuple(credited)
 
-    def _close_games(self) -> list[Event]:
-        """The games in play are all over: count game wins and decide the match."""
-        settled = [s.settle(self.rules) for s in self.current_scores()]
-        for sheet in settled:
-            self.games_won[sheet["winner"]] += 1
+    def _decide_match(self) -> list[Event]:
+        """The games in play are all over: the match ends once a player has won enough of them."""
         needed = (HOLLYWOOD_GAMES if self.rules.hollywood else self.rules.games) // 2 + 1
         leader = 0 if self.games_won[0] >= self.games_won[1] else 1
         if self.games_won[leader] >= needed or self.rules.hollywood:
             self.match_winner = leader
             return [_event("match_over", leader, games_won=list(self.games_won))]
         return []
+
+    def _last_hand_ended_a_game(self) -> bool:
+        if self.hand is None or not self.hand.over or not self.summaries:
+            return False
+        last = self.summaries[-1]
+        return last.number == self.hand_number and any(self.scores[n - 1].over for n in last.games)
 
     def _next_dealer(self, outcome: HandOutcome) -> int:
         if outcome.winner is None:
