@@ -115,3 +115,26 @@ def test_the_expert_reads_an_early_knocker_off_the_finished_hands():
         {"number": 1, "end": "knock", "winner": 0, "points": 20, "knocker": 0, "deadwood": [8, 28]}
     ]
     assert not opponent_knocks_early(view)  # the bot's own knocks say nothing about the opponent
+
+
+def test_the_helpers_are_the_engines_public_ones():
+    from ginrummy.bots import analysis
+    from ginrummy.engine import cards
+
+    assert analysis.deadwood_drop1 is melds.knock_min
+    assert analysis.cards_of is cards.cards_of
+    assert analysis.mask_value is cards.mask_value
+    rng = random.Random(7)
+    for _ in range(200):
+        mask = sum(1 << c for c in rng.sample(range(52), 11))
+        assert analysis.deadwood_drop1(mask) == min(
+            melds.min_deadwood(mask & ~(1 << c)) for c in cards.cards_of(mask)
+        )
+
+
+def test_the_trapper_keeps_its_knock_settings_and_the_expert_is_stricter():
+    from ginrummy.bots.expert import ExpertBot, TrapperBot
+
+    assert TrapperBot.patient and not TrapperBot.adaptive
+    assert TrapperBot.max_undercut == 0.30 and TrapperBot.knock_samples == 16
+    assert ExpertBot.max_undercut < TrapperBot.max_undercut

@@ -10,12 +10,11 @@ cannot read the stock or the opponent's hidden cards even by mistake.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ginrummy.engine import melds as _melds
-from ginrummy.engine.cards import CARD_VALUES, FULL_DECK, card_text, parse_card
+from ginrummy.engine.cards import FULL_DECK, card_text, cards_of, mask_value, parse_card
 
 View = dict[str, Any]
 Action = dict[str, Any]
@@ -54,22 +53,11 @@ NEIGHBOURS: tuple[int, ...] = tuple(
 )
 
 
-def mask_value(mask: int) -> int:
-    """Sum of the point values of the cards in a mask."""
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += CARD_VALUES[low.bit_length() - 1]
-        mask ^= low
-    return total
-
-
 deadwood = _melds.min_deadwood
 """Minimum deadwood count of a set of cards given as a mask (all cards kept): the engine's hot path."""
 
-# The engine's mask-in, int-out knock minimum (one search instead of one per discard). It is private
-# in the engine; a public name is used when the engine offers one.
-deadwood_drop1: Callable[[int], int] = getattr(_melds, "knock_min", None) or _melds._knock_min
+deadwood_drop1 = _melds.knock_min
+"""Least deadwood after the best discard of a mask (the engine's one-search knock minimum)."""
 
 
 def melded_mask(mask: int) -> int:
@@ -84,7 +72,7 @@ def arrangement_melds(mask: int) -> list[int]:
 
 def discard_options(mask11: int, forbidden: int = 0) -> list[tuple[int, int]]:
     """``(card, deadwood of the 10 cards left)`` for each allowed discard, best first."""
-    options = [(deadwood(mask11 & ~(1 << c)), c) for c in bits(mask11 & ~forbidden)]
+    options = [(deadwood(mask11 & ~(1 << c)), c) for c in cards_of(mask11 & ~forbidden)]
     options.sort()
     return [(c, d) for d, c in options]
 
@@ -92,23 +80,13 @@ def discard_options(mask11: int, forbidden: int = 0) -> list[tuple[int, int]]:
 def knock_deadwood(mask11: int, forbidden: int = 0) -> int:
     """Deadwood after the best discard of an 11-card hand."""
     best = 999
-    for c in bits(mask11 & ~forbidden):
+    for c in cards_of(mask11 & ~forbidden):
         d = deadwood(mask11 & ~(1 << c))
         if d < best:
             best = d
             if not d:
                 break
     return best
-
-
-def bits(mask: int) -> list[int]:
-    """The cards of a mask, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def in_some_meld(mask: int, card: int) -> bool:
@@ -125,7 +103,7 @@ def layoff_closure(knocker_melds: list[int], cards: int) -> int:
     while changed:
         changed = False
         for i, meld in enumerate(grown):
-            for c in bits(cards & ~laid):
+            for c in cards_of(cards & ~laid):
                 if _extends(meld, c):
                     grown[i] = meld | (1 << c)
                     meld = grown[i]
@@ -308,4 +286,4 @@ def _initial_upcard(pile: list[int], history: list[dict[str, Any]]) -> int | Non
 
 def describe(mask: int) -> str:
     """Readable list of cards, for explanations."""
-    return " ".join(card_text(c) for c in bits(mask))
+    return " ".join(card_text(c) for c in cards_of(mask))

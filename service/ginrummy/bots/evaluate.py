@@ -10,13 +10,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ginrummy.engine.cards import CARD_VALUES
+from ginrummy.engine.cards import CARD_VALUES, cards_of
 
 from .analysis import (
     NEIGHBOURS,
     Knowledge,
     arrangement_melds,
-    bits,
     deadwood,
     deadwood_drop1,
     defender_deadwood,
@@ -42,12 +41,12 @@ def expected_after_draw(
     A drawn card that cannot meld with anything held is pure deadwood: the best discard is then
     either that card or the highest deadwood card, which needs no search.
     """
-    cards = bits(unseen)
+    cards = cards_of(unseen)
     if not cards:
         return draw_score(deadwood(hand10), knock_limit, knock_bonus, gin_bonus)
     base = deadwood(hand10)
     dead = hand10 & ~melded_mask(hand10)
-    max_dead = max((CARD_VALUES[c] for c in bits(dead)), default=0)
+    max_dead = max((CARD_VALUES[c] for c in cards_of(dead)), default=0)
     total = 0.0
     for u in cards:
         if hand10 & NEIGHBOURS[u]:
@@ -120,7 +119,7 @@ def sample_opponent_hands(
     meld, then the lowest: random ten-card hands would be far worse than a real player's.
     """
     unknown = know.opp_unknown_count
-    pool = bits(know.unseen)
+    pool = cards_of(know.unseen)
     if unknown <= 0 or not pool:
         return [know.opp_known] * max(1, samples)
     extra = min(max_extra, opponent_stock_draws(know), max(0, len(pool) - unknown))
