@@ -68,3 +68,12 @@ def test_hints_over_whole_games_are_legal_and_reproducible():
         assert hint(view) == first
 
     play(("novice", "knocker"), 5, options={"target": 40}, on_view=on_view)
+
+
+def test_the_stock_alternative_speaks_of_the_deadwood_it_expects():
+    # No meld in sight: a stock card leaves roughly the current deadwood, far above zero.
+    hand = ["7H", "8H", "2C", "4D", "6S", "9C", "JD", "QS", "KC", "3H"]
+    result = check_hint(make_view(hand, pile=["5C", "KD"], legal=[dict(a) for a in DRAW]))
+    stock = next(a for a in result["alternatives"] if a["action"] == {"type": "draw", "source": "stock"})
+    expected = float(stock["explanation"].split("deadwood is about ")[1].split(" ")[0])
+    assert 20 < expected < 80

@@ -86,11 +86,14 @@ class ExpertBot(Bot):
         ranked: list[Scored] = []
         if other is not None:
             verb = "Pass" if other.get("type") == "pass" else "Draw from the stock"
+            # The score weighs in knock and gin chances; the explanation speaks of plain deadwood.
+            plain = expected_after_draw(know.hand, know.unseen, limit, 0.0, 0.0)
             ranked.append(
                 Scored(
                     other,
                     -stock_score,
-                    f"{verb}: expected deadwood after an unknown card is about {max(stock_score, 0):.1f}.",
+                    f"{verb}: after a stock card and your best discard, deadwood is about {plain:.1f}"
+                    " on average.",
                 )
             )
         top = know.top
