@@ -297,6 +297,13 @@ async def run_load(
     return recorder, games
 
 
+PHASES = {
+    "floor": "floor: Flask WATCH/MULTI 2 KB RMW",
+    "human": "move, 2 humans (+ the other's GET)",
+    "game": "move vs bot (action + bot reply)",
+}
+
+
 def summary(name: str, recorder: Recorder, duration: float, cpu: float) -> dict[str, float]:
     lat = sorted(recorder.latencies)
     if not lat:
@@ -383,11 +390,15 @@ def main(argv: list[str] | None = None) -> int:
         "--workers", type=int, default=os.cpu_count() or 2, help="gunicorn workers (both apps)"
     )
     parser.add_argument("--threads", type=int, default=16, help="gthread threads per worker (both apps)")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="interleaved rounds of the three phases (default 3)"
+    )
     args = parser.parse_args(argv)
     workdir = Path(tempfile.mkdtemp(prefix="gin-bench-"))
     (workdir / "floor_app.py").write_text(FLOOR_APP)
     print(
-        f"clients {args.clients}, gunicorn gthread {args.workers} workers x {args.threads} threads, loopback"
+        f"clients {args.clients}, gunicorn gthread {args.workers} workers x {args.threads} threads, "
+        f"loopback, {args.rounds} interleaved rounds of {args.duration:g} s per phase"
     )
     with EmbeddedRedis(workdir / "redis") as server:
         env = {
@@ -400,20 +411,27 @@ def main(argv: list[str] | None = None) -> int:
         redis = server.client()
         redis_pid = server.process.pid  # type: ignore[union-attr]
         floor, floor_port = start_gunicorn("floor_app:app", env, workdir, "floor")
-        try:
-            recorder, _, cpu = measured_load("floor", floor, floor_port, redis_pid, args)
-        finally:
-            stop(floor)
-        base = summary("floor: Flask WATCH/MULTI 2 KB RMW", recorder, args.duration, cpu)
         game, game_port = start_gunicorn("ginrummy.api.wsgi:app", env, workdir, "game")
+        # Rounds of floor, human and bot phases, interleaved, so that drift in what the machine gives us
+        # (a shared VM) falls on all three alike; the figures add the rounds up.
+        recorders = {kind: Recorder() for kind in PHASES}
+        cpu = dict.fromkeys(PHASES, 0.0)
+        games: list[str] = []
         try:
-            recorder, _, cpu = measured_load("human", game, game_port, redis_pid, args)
-            human = summary("move, 2 humans (+ the other's GET)", recorder, args.duration, cpu)
-            recorder, games, cpu = measured_load("game", game, game_port, redis_pid, args)
-            bot = summary("move vs bot (action + bot reply)", recorder, args.duration, cpu)
+            for _ in range(args.rounds):
+                for kind in PHASES:
+                    process, port = (floor, floor_port) if kind == "floor" else (game, game_port)
+                    recorder, made, used = measured_load(kind, process, port, redis_pid, args)
+                    recorders[kind].latencies += recorder.latencies
+                    recorders[kind].errors += recorder.errors
+                    cpu[kind] += used
+                    games += made if kind == "game" else []
+            span = args.duration * args.rounds
+            base, human, bot = (summary(PHASES[k], recorders[k], span, cpu[k]) for k in PHASES)
             live_mean, live_count = memory_per_game(redis, games)
             fresh_mean, fresh_count = memory_per_game(redis, fresh_games(game_port, 300))
         finally:
+            stop(floor)
             stop(game)
     for name, moves in (("human vs human", human), ("vs bot", bot)):
         ratio = moves["rps"] / base["rps"] if base["rps"] else 0.0
