@@ -10,7 +10,6 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
 import requests
 from gin_cli.client import GinClient
 from gin_cli.main import _Runner
@@ -184,8 +183,10 @@ def test_the_result_screen_is_unchanged_for_a_plain_knock() -> None:
     assert "Score: You 5 · simple (bot) 0   (game to 100)" in out.getvalue()
 
 
-@pytest.mark.skipif(not (shutil.which("curl") and shutil.which("jq")), reason="needs curl and jq")
 def test_the_readme_curl_walk_through(live_service: str, tmp_path: Path) -> None:
+    assert shutil.which("curl") and shutil.which("jq"), (
+        "the README walk-through needs curl and jq (.ci/run installs them)"
+    )
     # The README's act() set V to null after any refused move (the walk-through's sample moves often
     # are), and every later command then failed with bad_if_match while printing "null".
     text = README.read_text(encoding="utf-8")
