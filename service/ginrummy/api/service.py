@@ -379,12 +379,9 @@ class GameService:
         seat = self.require_seat(loaded, token)
         wanted = security.if_match_version(request.if_match)
         if wanted is not None and wanted != loaded.version:
-            raise ApiError(
-                412,
-                "stale_version",
-                f"the game is at version {loaded.version}, not {wanted}: GET it and choose from the new view",
-                headers={"ETag": security.etag(loaded.version)},
-                version=loaded.version,
+            raise _stale(
+                loaded.version,
+                f"the game is at version {loaded.version}, not {wanted}: GET it and choose again",
             )
         if any(p["t"] == "h" and p.get("k") is None for p in loaded.meta["p"]):
             raise ApiError(409, "waiting_for_opponent", "the second player has not joined yet")
@@ -421,12 +418,9 @@ class GameService:
         except IdempotencyKeyUsed as used:
             return self._replay(used.record, request)
         except StaleVersion as stale:
-            raise ApiError(
-                412,
-                "stale_version",
+            raise _stale(
+                stale.current,
                 f"another move was committed first (the game is at version {stale.current}); GET it again",
-                headers={"ETag": security.etag(stale.current)},
-                version=stale.current,
             ) from None
         except GameMissing:
             raise ApiError(404, "game_not_found", f"the game {game_id!r} has expired") from None
@@ -535,6 +529,11 @@ class GameService:
                 body[name] = security.unpad(request.idempotency_key, body[name])
         headers = {"Location": f"/v1/games/{body['game_id']}"} if record["s"] == 201 else {}
         return Outcome(record["s"], body, version=record.get("v"), replayed=True, headers=headers)
+
+
+def _stale(current: int, detail: str) -> ApiError:
+    """412: the move was chosen from an older view; the ETag says which version is current."""
+    return ApiError(412, "stale_version", detail, headers={"ETag": security.etag(current)}, version=current)
 
 
 def _with_legal(error: GinRummyError, game: Game, seat: int) -> GinRummyError:
