@@ -6,10 +6,10 @@ here — :mod:`ginrummy.api.errors` turns them into problem+json.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -80,7 +80,10 @@ def http_request() -> Request:
 
 def render(outcome: Outcome) -> Response:
     response = Response(
-        json.dumps(outcome.body, ensure_ascii=False), status=outcome.status, mimetype="application/json"
+        # orjson: a view is ~4 KB of JSON on every move, and the standard encoder was the costliest step.
+        orjson.dumps(outcome.body, option=orjson.OPT_NON_STR_KEYS),
+        status=outcome.status,
+        mimetype="application/json",
     )
     if outcome.version is not None:
         response.headers["ETag"] = security.etag(outcome.version)

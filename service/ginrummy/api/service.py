@@ -26,6 +26,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from ginrummy.engine import Action, Game, Rules, dumps, loads, seat_view, texts
 from ginrummy.engine.errors import GinRummyError, IllegalActionError
 from ginrummy.engine.game import cut_for_dealer
@@ -50,7 +52,7 @@ MAX_BOT_STEPS = 400  # a hand cannot take this many bot moves in a row; a guard 
 
 
 def _compact(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 @dataclass
@@ -108,7 +110,7 @@ def event_for(cursor: str, event: Pending, seat: int | None) -> dict[str, Any]:
 
 
 def decode_event(cursor: str, payload: str, seat: int | None) -> dict[str, Any]:
-    kind, actor, data, private = json.loads(payload)
+    kind, actor, data, private = orjson.loads(payload)
     out: dict[str, Any] = {"id": cursor, "type": kind, "seat": actor, **data}
     if seat is not None and str(seat) in private:
         out.update(private[str(seat)])
@@ -125,7 +127,7 @@ class GameService:
     # --- decoding -------------------------------------------------------------------------------
     def _decode(self, game_id: str, stored: Stored) -> Loaded:
         meta_text, _, engine_text = stored.doc.partition("\n")
-        return Loaded(game_id, stored.version, json.loads(meta_text), loads(engine_text))
+        return Loaded(game_id, stored.version, orjson.loads(meta_text), loads(engine_text))
 
     @staticmethod
     def _doc(meta: dict[str, Any], game: Game) -> str:
