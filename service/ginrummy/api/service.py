@@ -127,11 +127,11 @@ class GameService:
     # --- decoding -------------------------------------------------------------------------------
     def _decode(self, game_id: str, stored: Stored) -> Loaded:
         meta_text, _, engine_text = stored.doc.partition("\n")
-        return Loaded(game_id, stored.version, orjson.loads(meta_text), loads(engine_text))
+        return Loaded(game_id, stored.version, orjson.loads(meta_text), loads(engine_text, orjson.loads))
 
     @staticmethod
     def _doc(meta: dict[str, Any], game: Game) -> str:
-        return _compact(meta) + "\n" + dumps(game)
+        return _compact(meta) + "\n" + dumps(game, _compact)
 
     def load(self, game_id: str) -> Loaded:
         security.check_game_id(game_id)
