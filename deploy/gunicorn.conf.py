@@ -6,7 +6,7 @@ Kubernetes Deployment run, and what ``ginrummy-serve`` starts). Everything is se
 - ``GIN_BIND`` (default ``127.0.0.1:$PORT``): address(es) to listen on, comma-separated.
 - ``PORT`` (``8000``): the port when ``GIN_BIND`` is unset.
 - ``GIN_WORKERS`` (the CPUs, at most 8): worker processes.
-- ``GIN_THREADS`` (``16``): threads per worker; each long poll or stream holds one.
+- ``GIN_WORKER_CONNECTIONS`` (``5000``): simultaneous connections per worker (waiting clients included).
 - ``GIN_GRACEFUL_TIMEOUT`` (``30``): seconds in-flight requests get to finish after SIGTERM.
 - ``GIN_KEEPALIVE`` (``5``): seconds an idle keep-alive connection is kept.
 - ``GIN_FORWARDED_ALLOW_IPS`` (``127.0.0.1``): proxies whose X-Forwarded-* headers are trusted.
@@ -14,9 +14,14 @@ Kubernetes Deployment run, and what ``ginrummy-serve`` starts). Everything is se
 - ``GIN_CONTROL_SOCKET`` (unset: off): path of gunicorn's control socket (``gunicornc``).
 - ``PROMETHEUS_MULTIPROC_DIR`` (a fresh temporary directory): where the workers' metrics meet; wiped at start.
 
-Why gthread: long polls (``?wait=`` up to 30 s) and NDJSON/SSE streams hold a connection for a long time;
-a thread each is cheap, a sync worker each would not be. SIGTERM makes gunicorn stop accepting, let the
-in-flight requests finish for up to ``graceful_timeout`` seconds, then exit: that is the container's drain.
+Why gevent: a game server spends most of its life holding clients that wait for the opponent's move
+(long polls with ``?wait=`` up to 30 s, NDJSON/SSE streams). Under gevent each request is a greenlet, so
+a waiting client costs a few KB of memory and no thread; it waits on the process's one Redis pub/sub
+listener (ginrummy.store.notify), not on Redis, so thousands of them cost no Redis command either. Moves
+are short CPU work (engine, bot) that never yields in the middle, so they run one after another in a
+worker exactly as they would under the GIL with threads, without the threads' switching. See
+docs/operations.md ("Waiting clients"). SIGTERM makes gunicorn stop accepting, let the in-flight requests
+finish for up to ``graceful_timeout`` seconds, then exit: that is the container's drain.
 """
 
 # ruff: noqa: N816  (gunicorn reads these lower-case module globals by name)
@@ -56,10 +61,10 @@ def _default_workers() -> int:
 bind = [b.strip() for b in os.environ.get("GIN_BIND", "").split(",") if b.strip()] or [
     f"127.0.0.1:{_int_env('PORT', 8000)}"
 ]
-worker_class = "gthread"
+worker_class = "gevent"
 workers = _int_env("GIN_WORKERS", _default_workers())
-threads = _int_env("GIN_THREADS", 16)
-# gthread workers heartbeat from their main loop, so a 30 s long poll does not trip this.
+worker_connections = _int_env("GIN_WORKER_CONNECTIONS", 5000)
+# gevent workers heartbeat from their own greenlet, so a 30 s long poll does not trip this.
 timeout = 60
 graceful_timeout = _int_env("GIN_GRACEFUL_TIMEOUT", 30)
 keepalive = _int_env("GIN_KEEPALIVE", 5)

@@ -140,12 +140,12 @@ def test_every_preset_plays_a_hand_and_reports_its_rules(table: Table, preset: s
 
 
 def test_a_failing_bot_never_blocks_the_game(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ginrummy.api import players
+    from ginrummy.bots import SimpleBot
 
-    def broken(bot: str, seed: int, view: dict) -> dict:
+    def broken(self: SimpleBot, view: dict) -> dict:
         raise RuntimeError("bot bug")
 
-    monkeypatch.setattr(players, "choose", broken)
+    monkeypatch.setattr(SimpleBot, "choose", broken)
     me = table.bot_game()
     view = play_against_bot(me, "hand_over|game_over|match_over")
     assert view["result"] is not None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from ginrummy.bots.analysis import (
+    MELDS_WITH,
     defender_deadwood,
     in_some_meld,
     layoff_closure,
@@ -36,6 +37,18 @@ def test_layoffs_build_on_each_other():
     assert layoff_closure([run], mask_of(["7H", "8H", "KC"])) == mask_of(["7H", "8H"])
     assert layoff_closure([mask_of(["9C", "9D", "9S"])], mask_of(["9H", "8H"])) == mask_of(["9H"])
     assert layoff_closure([mask_of(["QS", "KS", "JS"])], mask_of(["AS"])) == 0
+    assert layoff_closure([run], mask_of(["3H", "2H", "AH", "9H"])) == mask_of(["3H", "2H", "AH"])
+
+
+def test_a_card_fitting_two_melds_goes_onto_the_first():
+    # 7S is the 4th seven and extends 4S 5S 6S; on the run it lets 8S follow, on the set it does not.
+    run, sevens = mask_of(["4S", "5S", "6S"]), mask_of(["7C", "7D", "7H"])
+    cards = mask_of(["7S", "8S"])
+    assert layoff_closure([run, sevens], cards) == cards
+    assert layoff_closure([sevens, run], cards) == mask_of(["7S"])
+    # Two runs of one suit with a one-card gap: the card goes onto the lower run.
+    low, high = mask_of(["2H", "3H", "4H"]), mask_of(["6H", "7H", "8H"])
+    assert layoff_closure([low, high], mask_of(["5H", "9H"])) == mask_of(["5H", "9H"])
 
 
 def test_meld_test_of_the_upcard():
@@ -117,19 +130,25 @@ def test_the_expert_reads_an_early_knocker_off_the_finished_hands():
     assert not opponent_knocks_early(view)  # the bot's own knocks say nothing about the opponent
 
 
-def test_the_helpers_are_the_engines_public_ones():
-    from ginrummy.bots import analysis
-    from ginrummy.engine import cards
+def test_the_bots_count_with_the_engines_functions():
+    # Issue 13: no copy of the engine's counting lives in the bots; they call the engine's.
+    from ginrummy.bots import analysis, base, evaluate, expert, simple, styles
 
-    assert analysis.deadwood_drop1 is melds.knock_min
-    assert analysis.cards_of is cards.cards_of
-    assert analysis.mask_value is cards.mask_value
-    rng = random.Random(7)
-    for _ in range(200):
-        mask = sum(1 << c for c in rng.sample(range(52), 11))
-        assert analysis.deadwood_drop1(mask) == min(
-            melds.min_deadwood(mask & ~(1 << c)) for c in cards.cards_of(mask)
-        )
+    for name in ("deadwood", "deadwood_drop1", "knock_deadwood", "discard_options", "_extends"):
+        assert not hasattr(analysis, name), name
+    assert evaluate.knock_min is base.knock_min is styles.knock_min is melds.knock_min
+    assert evaluate.min_deadwood is simple.min_deadwood is styles.min_deadwood is melds.min_deadwood
+    assert expert.discard_options is melds.discard_options
+
+
+def test_the_meld_table_holds_only_the_engines_melds():
+    every = set()
+    for card, with_card in enumerate(MELDS_WITH):
+        for meld in with_card:
+            assert meld >> card & 1 and melds.meld_kind(meld) is not None
+            every.add(meld)
+    # Every run of 3 to 13 cards (4 suits x 66) and every set of 3 or 4 cards (13 ranks x 5).
+    assert len(every) == 4 * sum(14 - n for n in range(3, 14)) + 13 * 5
 
 
 def test_the_trapper_keeps_its_knock_settings_and_the_expert_is_stricter():

@@ -73,6 +73,19 @@ def test_does_not_repeat_a_draw_discard_pair_of_this_hand():
     assert SimpleBot.min_deadwood_discards(know, [ks, qh]) == [qh]
 
 
+def test_when_every_discard_repeats_a_pair_it_falls_back_to_all_of_them():
+    view = make_view(["AC"], phase="discard")
+    know = read_view(view)
+    know.hand = card_mask(["AC", "2C", "3C", "5D", "5H", "5S", "9D", "8D", "KS", "QH", "2H"])
+    know.last_drawn = card_mask(["2H"]).bit_length() - 1
+    ks = card_mask(["KS"]).bit_length() - 1
+    qh = card_mask(["QH"]).bit_length() - 1
+    pairs = {(know.last_drawn, ks), (know.last_drawn, qh)}
+    know.my_turn_pairs = set(pairs)
+    assert SimpleBot.min_deadwood_discards(know, [ks, qh]) == [qh, ks]
+    assert know.my_turn_pairs == pairs  # the fallback works on a copy
+
+
 def test_reads_its_draw_discard_pairs_from_the_history():
     history = [
         {"seat": 0, "type": "draw", "source": "stock", "card": "2H"},

@@ -68,7 +68,6 @@ def container_command(redis_url: str, tmp_path: Path) -> Iterator[tuple[subproce
         REDIS_URL=redis_url,
         GIN_BIND=f"127.0.0.1:{port}",
         GIN_WORKERS="2",
-        GIN_THREADS="4",
         GIN_GRACEFUL_TIMEOUT="20",
         GIN_STREAM_KEEPALIVE="1",
         GIN_STREAM_MAX="3",
@@ -146,7 +145,7 @@ def test_the_healthcheck_fails_when_nothing_listens() -> None:
 
 
 def _serve(tmp_path: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
-    env = _env(GIN_DATA_DIR=str(tmp_path / "data"), GIN_WORKERS="1", GIN_THREADS="4")
+    env = _env(GIN_DATA_DIR=str(tmp_path / "data"), GIN_WORKERS="1")
     with log.open("ab") as out:
         return subprocess.Popen(
             [str(VENV_BIN / "ginrummy-serve"), "--bind", f"127.0.0.1:{port}"],

@@ -321,3 +321,67 @@ def test_discard_options_match_min_deadwood_on_random_and_dense_hands() -> None:
             ((card, min_deadwood(mask ^ 1 << card)) for card in cards_of(mask)), key=lambda o: (o[1], o[0])
         )
         assert discard_options(mask) == expected
+
+
+def test_a_forbidden_card_is_left_out_of_the_discards() -> None:
+    # The card just taken from the pile may not be thrown back: the options and the knock minimum
+    # are over the other cards, whichever path (with sets or without) the solver takes.
+    rng = random.Random(13)
+    window = [suit * 13 + rank for suit in range(4) for rank in range(3, 7)]
+    for i in range(2000):
+        size = rng.randrange(2, 12)
+        cards = rng.sample(range(52), size) if i % 2 else rng.sample(window, size)
+        mask = mask_of(cards)
+        forbidden = rng.choice(cards) if i % 5 else rng.choice([c for c in range(52) if c not in cards])
+        everything = discard_options(mask)
+        allowed = discard_options(mask, forbidden=forbidden)
+        assert allowed == [option for option in everything if option[0] != forbidden]
+        assert melds.knock_min(mask, forbidden=forbidden) == allowed[0][1]
+        assert melds.knock_min(mask, forbidden=None) == melds.knock_min(mask) == everything[0][1]
+
+
+def test_the_forbidden_card_can_be_the_best_discard() -> None:
+    # 9H is the best discard (deadwood 8); taken from the pile, 5D is the best left (12).
+    mask = hand("AS 2S 3S 4S 7C 7D 7H 7S 3C 5D 9H")
+    assert melds.knock_min(mask) == 8
+    assert melds.knock_min(mask, forbidden=parse_card("9H")) == 12
+    assert discard_options(mask, forbidden=parse_card("9H"))[0] == (parse_card("5D"), 12)
+    assert discard_options(mask, forbidden=parse_card("KD")) == discard_options(mask)
+
+
+@pytest.mark.parametrize(
+    ("defender", "meld", "laid"),
+    [
+        ("3H 7H 8H TH 4S", "4H 5H 6H", "3H 7H 8H"),
+        ("AH 2H 3H", "4H 5H 6H", "AH 2H 3H"),
+        ("JH QH KH", "8H 9H TH", "JH QH KH"),
+        ("9H 8H", "9C 9D 9S", "9H"),
+        ("9H", "9C 9D 9H 9S", ""),  # a set of four takes nothing (and 9H cannot be held twice)
+        ("AS 2S", "QS KS JS", ""),  # no wrapping
+        ("7H 8D", "4H 5H 6H", "7H"),
+        ("KC", "2C 5C 9C", ""),  # not a meld: nothing fits
+    ],
+)
+def test_layoff_cards_is_the_most_a_meld_takes(defender: str, meld: str, laid: str) -> None:
+    assert melds.layoff_cards(hand(defender) & ~hand(meld), hand(meld)) == hand(laid)
+    if meld_kind(hand(meld)) is not None:
+        assert melds.layoff_cards(hand(defender) & ~hand(meld), Meld.of(meld.split())) == hand(laid)
+
+
+def test_layoff_cards_agrees_with_the_layoff_rules() -> None:
+    rng = random.Random(21)
+    for _ in range(3000):
+        cards = rng.sample(range(52), 20)
+        knocker, defender = mask_of(cards[:10]), mask_of(cards[10:])
+        knocker_melds = best_arrangement(knocker).melds
+        # The best lay-off only ever uses part of what each meld can take.
+        for card, index in melds.best_layoff(defender, knocker_melds).layoffs:
+            assert melds.layoff_cards(defender, knocker_melds[index]) >> card & 1
+        for meld in knocker_melds:
+            laid = melds.layoff_cards(defender, meld)
+            assert laid & ~defender == 0
+            # All of it at once is a valid lay-off, and no other card of the defender fits after.
+            result = melds.validate_layoff(defender, [meld], [], [(card, 0) for card in cards_of(laid)])
+            assert result.layoff_mask == laid
+            for card in cards_of(defender & ~laid):
+                assert meld_kind(meld.mask | laid | 1 << card) is None

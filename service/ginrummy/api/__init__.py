@@ -12,11 +12,11 @@ from typing import Any
 import swagger_ui_bundle  # type: ignore[import-untyped]
 from flask import Flask, Response, send_from_directory
 
-from ginrummy.store import GameStore, StoreUnavailable, make_client
+from ginrummy.store import GameStore, make_client
 
 from . import errors, observability, routes
 from .config import Config
-from .errors import ProblemApi, problem
+from .errors import ProblemApi
 from .service import GameService
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -70,15 +70,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(routes.health)
     errors.register(app)
     app.add_url_rule("/docs/static/<path:filename>", "swagger_ui_static", _swagger_ui_file)
-    app.register_error_handler(StoreUnavailable, _store_unavailable)
     observability.init_app(app)
     return app
 
 
 def _swagger_ui_file(filename: str) -> Response:
     return send_from_directory(swagger_ui_bundle.swagger_ui_path, filename, max_age=86400)
-
-
-def _store_unavailable(error: Exception) -> Response:
-    observability.record_redis_error(type(error).__name__)
-    return problem(503, "store_unavailable", "the game store is unavailable; nothing was changed")

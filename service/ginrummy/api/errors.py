@@ -8,11 +8,11 @@ used for 404/405/422/500 by overriding flask-smorest's ``HTTPException`` handler
 from __future__ import annotations
 
 import http
-import json
 import logging
 from typing import Any
 
 import marshmallow as ma
+import orjson
 from flask import Flask, Response
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
@@ -26,6 +26,9 @@ from ginrummy.engine.errors import (
     IllegalActionError,
     NotYourTurnError,
 )
+from ginrummy.store import StoreUnavailable
+
+from . import observability
 
 PROBLEM_JSON = "application/problem+json"
 log = logging.getLogger(__name__)
@@ -72,6 +75,16 @@ class ApiError(Exception):
         self.extra = extra
 
 
+class ActionRefused(ApiError):
+    """The engine refused a seat's action: the engine's code and message, with the caller's legal
+    actions and whose turn it is (they help a client recover and reveal nothing new)."""
+
+    def __init__(self, error: GinRummyError, legal_actions: list[dict[str, Any]], turn: int | None):
+        super().__init__(
+            engine_status(error), error.code, str(error) or error.code, legal_actions=legal_actions, turn=turn
+        )
+
+
 def problem(
     status: int,
     code: str,
@@ -90,7 +103,7 @@ def problem(
         "code": code,
         **extra,
     }
-    response = Response(json.dumps(body), status=status, mimetype=PROBLEM_JSON)
+    response = Response(orjson.dumps(body), status=status, mimetype=PROBLEM_JSON)
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
@@ -114,8 +127,13 @@ def handle_engine_error(error: GinRummyError) -> Response:
     if status >= 500:
         log.error("engine state error: %s", error)
         return problem(500, "internal_error", "the game's stored state could not be used")
-    extra = getattr(error, "problem_extra", None) or {}
-    return problem(status, error.code, str(error) or error.code, **extra)
+    return problem(status, error.code, str(error) or error.code)
+
+
+def handle_store_unavailable(error: Exception) -> Response:
+    """Redis is down or refused: nothing was changed (every change is one atomic commit)."""
+    observability.record_redis_error(type(error).__name__)
+    return problem(503, "store_unavailable", "the game store is unavailable; nothing was changed")
 
 
 class ProblemSchema(ma.Schema):
@@ -195,3 +213,4 @@ def register(app: Flask) -> None:
     """Install the domain error handlers (the HTTP ones come with :class:`ProblemApi`)."""
     app.register_error_handler(ApiError, handle_api_error)
     app.register_error_handler(GinRummyError, handle_engine_error)
+    app.register_error_handler(StoreUnavailable, handle_store_unavailable)

@@ -18,7 +18,6 @@ The service calls the helpers below as things happen: ``record_action(type)``, `
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import re
@@ -27,6 +26,7 @@ import time
 import uuid
 from typing import Any
 
+import orjson
 from flask import Flask, Response, g, has_request_context, request
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -149,7 +149,7 @@ class JsonFormatter(logging.Formatter):
                 entry[key] = value
         if record.exc_info:
             entry["exc"] = redact(self.formatException(record.exc_info))
-        return json.dumps(entry, default=str, separators=(",", ":"))
+        return orjson.dumps(entry, default=str).decode()
 
 
 def _install_json_logging() -> None:

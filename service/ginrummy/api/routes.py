@@ -6,7 +6,6 @@ here — :mod:`ginrummy.api.errors` turns them into problem+json.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -14,14 +13,13 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from ginrummy.engine import PRESETS, Rules
-from ginrummy.engine.cards import mask_of, parse_cards, texts
-from ginrummy.engine.melds import best_melds, discard_options, min_deadwood
+from ginrummy import bots as _bots
+from ginrummy.engine import PRESETS, Rules, analyze_hand
 from ginrummy.engine.rules import OPTION_DOCS, PRESET_DOCS
 
-from . import players, schemas, security, streaming
+from . import schemas, security, streaming
 from .errors import PROBLEM_JSON, ApiError, ProblemSchema
-from .service import GameService, Outcome, Request, fingerprint
+from .service import DEFAULT_BOT, GameService, Outcome, Request, fingerprint
 
 games = Blueprint("games", __name__, url_prefix="/v1/games", description="Games: create, join, view and play")
 meta = Blueprint("meta", __name__, url_prefix="/v1", description="Rules, bots and stateless hand analysis")
@@ -158,63 +156,80 @@ def join(body: dict[str, Any], game_id: str) -> Response:
     return render(service().join(game_id, body, http_request()))
 
 
-def _action_view(
-    name: str, build: Callable[[dict[str, Any]], dict[str, Any]], schema: Any, summary: str
-) -> None:
-    docs = _merge_doc(AUTH_DOC, ACTION_HEADERS, error_responses(401, 403, 404, 409, 412, 422, 428))
-
-    def view(*args: Any, **kwargs: Any) -> Response:
-        game_id = kwargs.pop("game_id")
-        body = args[0] if args else {}
-        return render(service().act(game_id, build(body), http_request()))
-
-    view.__name__ = f"action_{name}"
-    view.__doc__ = summary
-    decorated: Any = view
-    decorated = games.doc(**docs)(decorated)
-    decorated = games.response(200, schemas.MoveOut)(decorated)
-    if schema is not None:
-        decorated = games.arguments(schema)(decorated)
-    games.route(f"/<game_id>/{name}", methods=["POST"], endpoint=f"action_{name}")(decorated)
+ACTION_DOC = _merge_doc(AUTH_DOC, ACTION_HEADERS, error_responses(401, 403, 404, 409, 412, 422, 428))
 
 
-def _knock(body: dict[str, Any]) -> dict[str, Any]:
+def act(game_id: str, action: dict[str, Any]) -> Response:
+    """Every action endpoint: the seat's action through the service's one move pipeline."""
+    return render(service().act(game_id, action, http_request()))
+
+
+@games.route("/<game_id>/deal", methods=["POST"])
+@games.response(200, schemas.MoveOut)
+@games.doc(**ACTION_DOC)
+def deal(game_id: str) -> Response:
+    """Deal the next hand (between hands, either human seat)"""
+    return act(game_id, {"type": "deal"})
+
+
+@games.route("/<game_id>/draw", methods=["POST"])
+@games.arguments(draw_in)
+@games.response(200, schemas.MoveOut)
+@games.doc(**ACTION_DOC)
+def draw(body: dict[str, Any], game_id: str) -> Response:
+    """Draw from the stock or the discard pile (during the upcard offer: discard = take the upcard)"""
+    return act(game_id, {"type": "draw", "source": body["source"]})
+
+
+@games.route("/<game_id>/pass", methods=["POST"])
+@games.response(200, schemas.MoveOut)
+@games.doc(**ACTION_DOC)
+def pass_(game_id: str) -> Response:
+    """Refuse the upcard (or the fiftieth card)"""
+    return act(game_id, {"type": "pass"})
+
+
+@games.route("/<game_id>/discard", methods=["POST"])
+@games.arguments(discard_in)
+@games.response(200, schemas.MoveOut)
+@games.doc(**ACTION_DOC)
+def discard(body: dict[str, Any], game_id: str) -> Response:
+    """Discard a card"""
+    return act(game_id, {"type": "discard", "card": body["card"]})
+
+
+@games.route("/<game_id>/knock", methods=["POST"])
+@games.arguments(knock_in)
+@games.response(200, schemas.MoveOut)
+@games.doc(**ACTION_DOC)
+def knock(body: dict[str, Any], game_id: str) -> Response:
+    """Knock (deadwood 0 is gin; discard null is big gin), optionally with the knocker's arrangement"""
     action = {"type": "knock", "discard": body["discard"]}
     if body.get("melds") is not None:
         action["melds"] = body["melds"]
-    return action
+    return act(game_id, action)
 
 
-def _layoff(body: dict[str, Any]) -> dict[str, Any]:
+@games.route("/<game_id>/layoff", methods=["POST"])
+@games.arguments(layoff_in)
+@games.response(200, schemas.MoveOut)
+@games.doc(**ACTION_DOC)
+def layoff(body: dict[str, Any], game_id: str) -> Response:
+    """The defender lays down melds and lays off (or lets the engine choose)"""
     if body.get("best") is True:
-        return {"type": "layoff", "best": True}
-    return {"type": "layoff", "melds": body.get("melds") or [], "layoffs": body.get("layoffs") or []}
+        return act(game_id, {"type": "layoff", "best": True})
+    return act(
+        game_id, {"type": "layoff", "melds": body.get("melds") or [], "layoffs": body.get("layoffs") or []}
+    )
 
 
-_action_view(
-    "deal", lambda b: {"type": "deal"}, None, "Deal the next hand (between hands, either human seat)"
-)
-_action_view(
-    "draw",
-    lambda b: {"type": "draw", "source": b["source"]},
-    draw_in,
-    "Draw from the stock or the discard pile (during the upcard offer: discard = take the upcard)",
-)
-_action_view("pass", lambda b: {"type": "pass"}, None, "Refuse the upcard (or the fiftieth card)")
-_action_view("discard", lambda b: {"type": "discard", "card": b["card"]}, discard_in, "Discard a card")
-_action_view(
-    "knock",
-    _knock,
-    knock_in,
-    "Knock (deadwood 0 is gin; discard null is big gin), optionally with the knocker's arrangement",
-)
-_action_view(
-    "layoff",
-    _layoff,
-    layoff_in,
-    "The defender lays down melds and lays off (or lets the engine choose)",
-)
-_action_view("actions", dict, action_in, "Any element of the view's legal_actions, posted as is")
+@games.route("/<game_id>/actions", methods=["POST"])
+@games.arguments(action_in)
+@games.response(200, schemas.MoveOut)
+@games.doc(**ACTION_DOC)
+def actions(body: dict[str, Any], game_id: str) -> Response:
+    """Any element of the view's legal_actions, posted as is"""
+    return act(game_id, body)
 
 
 @games.route("/<game_id>/undo", methods=["POST"])
@@ -276,7 +291,7 @@ def rules() -> Response:
 @meta.response(200)
 def bots() -> Response:
     """The computer opponents one can play"""
-    return render(Outcome(200, {"bots": players.list_bots(), "default": players.default_bot()}))
+    return render(Outcome(200, {"bots": _bots.list_bots(), "default": DEFAULT_BOT}))
 
 
 @meta.route("/analyze", methods=["POST"])
@@ -285,29 +300,7 @@ def bots() -> Response:
 @meta.doc(**error_responses(422))
 def analyze(body: dict[str, Any]) -> Response:
     """Stateless analysis of a hand: melds, deadwood, whether it can knock or gin, best discards"""
-    cards = parse_cards(body["cards"])
-    mask = mask_of(cards)
-    arrangements = best_melds(mask)
-    best = arrangements[0]
-    limit = body["knock_limit"]
-    out: dict[str, Any] = {
-        "cards": texts(sorted(cards)),
-        "melds": [m.texts() for m in best.melds],
-        "deadwood_cards": texts(best.deadwood_mask),
-        "deadwood": best.deadwood,
-        "arrangements": len(arrangements),
-    }
-    if len(cards) == 11:
-        options = discard_options(mask)
-        after = options[0][1]
-        out["discards"] = [{"card": texts([c])[0], "deadwood": d} for c, d in options]
-        out.update(can_knock=after <= limit, can_gin=after == 0, big_gin=min_deadwood(mask) == 0)
-    elif len(cards) == 10:
-        out.update(can_knock=best.deadwood <= limit, can_gin=best.deadwood == 0, big_gin=False)
-        out["discards"] = []
-    else:  # knocking and gin are about a whole hand: no verdict on a part of one
-        out.update(can_knock=None, can_gin=None, big_gin=None, discards=[])
-    return render(Outcome(200, out))
+    return render(Outcome(200, analyze_hand(body["cards"], body["knock_limit"])))
 
 
 # --- health ------------------------------------------------------------------------------------------

@@ -1,7 +1,19 @@
 """The service's use cases: create, join, view, act (with the bot's replies), undo, hint, hands, events.
 
-Every state change follows one path — parse → load → check (auth, If-Match, idempotency) → engine →
-bot replies → ONE atomic commit → render — so that an error at any step changes nothing.
+Every state change is one pipeline of seven steps, written once (:meth:`GameService._move`):
+
+1. parse — the HTTP layer validates the body (schemas) and the headers (:class:`Request`);
+2. load — :meth:`_load_for_write`: the game and, with an Idempotency-Key, its record (one round trip);
+   a request already applied is answered from its record and nothing else happens;
+3. check — the seat of the token (401/403), If-Match (428/412), both seats taken;
+4. engine — one :data:`Step` applies the seat's action (or undo) and returns the engine's events;
+5. bots — while a bot is to act, it acts, in this same request;
+6. commit — :meth:`_commit`: state, events, finished-hand record and idempotency record in ONE atomic
+   store call, store refusals mapped to HTTP (412 stale, 404 expired, replay);
+7. render — the response body: the caller's view and the events as the caller's seat sees them.
+
+An error at any step before the commit changes nothing. ``create`` and ``join`` are the same pipeline
+with their own steps 3–4.
 
 The stored doc of a game is ``<meta JSON>\\n<engine dumps>``. ``meta`` holds what the engine does not
 know, in short keys to keep Redis memory small:
@@ -12,23 +24,25 @@ know, in short keys to keep Redis memory small:
 ``sd``  the test seed (only with GIN_ALLOW_SEED)
 ``sh``  the live hand's shuffle: ``{"n": hand number, "s": salt, "c": commitment}``
 
-An event is stored as ``[type, seat, public data, {seat: private data}]``; a seat reads
-``{"type", "seat", **data, **private[seat]}`` — the engine's ``Event.for_seat``.
+Events are the engine's :class:`~ginrummy.engine.Event` end to end: stored as its
+:meth:`~ginrummy.engine.Event.to_row`, read back with ``from_row``, and shown to a seat by ``for_seat``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
-import json
 import logging
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
-from ginrummy.engine import Action, Game, Rules, dumps, loads, seat_view, texts
+from ginrummy import bots
+from ginrummy.engine import Action, Event, Game, Rules, dumps, hand_record, loads, seat_view, texts
 from ginrummy.engine.errors import GinRummyError, IllegalActionError
 from ginrummy.engine.game import cut_for_dealer
 from ginrummy.store import (
@@ -41,14 +55,16 @@ from ginrummy.store import (
     Stored,
 )
 
-from . import fairness, observability, players, security
+from . import fairness, observability, security
 from .config import Config
-from .errors import ApiError
+from .errors import ActionRefused, ApiError
 
 log = logging.getLogger(__name__)
 
-SEATS = (0, 1)
 MAX_BOT_STEPS = 400  # a hand cannot take this many bot moves in a row; a guard against a stuck loop
+DEFAULT_BOT = "simple"
+# Members of a create/join response that are secrets: sealed in the idempotency record (security.pad).
+SECRETS = ("token", "invitation")
 
 
 def _compact(obj: Any) -> str:
@@ -57,12 +73,22 @@ def _compact(obj: Any) -> str:
 
 @dataclass
 class Loaded:
-    """A game as read from the store, decoded."""
+    """A game as read from the store, decoded (``version`` 0: not created yet)."""
 
     game_id: str
     version: int
     meta: dict[str, Any]
     game: Game
+    # Whether the live hand was over, and its number, when loaded: a change that ends a hand stores
+    # that hand's record.
+    hand_before: tuple[bool, int] = (False, 0)
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The stored idempotency record of a request that was already applied."""
+
+    record: str
 
 
 @dataclass
@@ -86,35 +112,49 @@ class Request:
     fingerprint: str = ""  # hash of method, path and body: a reused key with another body is refused
 
 
+# Step 4 of a move: change the loaded game for the seat; return the events it made.
+Step = Callable[[Loaded, int], list[Event]]
+
+
 def fingerprint(method: str, path: str, body: bytes) -> str:
     return hashlib.sha256(method.encode() + b" " + path.encode() + b"\n" + body).hexdigest()[:32]
 
 
-def encode_event(
-    kind: str, seat: int | None, data: dict[str, Any], private: dict[int, dict[str, Any]]
-) -> str:
-    return _compact([kind, seat, data, {str(s): p for s, p in private.items()}])
+def decision_seed(salt: str, game_id: str, version: int, step: int) -> int:
+    """A 63-bit seed for one bot decision, from the game's secret salt and public position: play is
+    reproducible from the stored game, and yet no client can predict it."""
+    raw = hashlib.sha256(f"{salt}\n{game_id}\n{version}\n{step}".encode()).digest()
+    return int.from_bytes(raw[:8], "big") >> 1
 
 
-# An event on its way to the store: (type, seat, public data, {seat: private data}).
-Pending = tuple[str, int | None, dict[str, Any], dict[int, dict[str, Any]]]
+def fallback_action(view: dict[str, Any]) -> dict[str, Any]:
+    """What is played when a bot fails: the first legal action, preferring anything to a pass."""
+    legal: list[dict[str, Any]] = view["legal_actions"]
+    return next((a for a in legal if a.get("type") != "pass"), legal[0])
 
 
-def event_for(cursor: str, event: Pending, seat: int | None) -> dict[str, Any]:
-    """A pending event as ``seat`` sees it (without a JSON round trip)."""
-    kind, actor, data, private = event
-    out: dict[str, Any] = {"id": cursor, "type": kind, "seat": actor, **data}
-    if seat is not None and seat in private:
-        out.update(private[seat])
-    return out
+def seat_event(cursor: str, row: str, seat: int | None) -> dict[str, Any]:
+    """A stored event (its :meth:`Event.to_row`) with its cursor, as ``seat`` may see it."""
+    return {"id": cursor, **Event.from_row(orjson.loads(row)).for_seat(seat)}
 
 
-def decode_event(cursor: str, payload: str, seat: int | None) -> dict[str, Any]:
-    kind, actor, data, private = orjson.loads(payload)
-    out: dict[str, Any] = {"id": cursor, "type": kind, "seat": actor, **data}
-    if seat is not None and str(seat) in private:
-        out.update(private[str(seat)])
-    return out
+def _not_found(game_id: str) -> ApiError:
+    return ApiError(404, "game_not_found", f"there is no game {game_id!r} (it may have expired)")
+
+
+def _stale(current: int, detail: str) -> ApiError:
+    """412: the move was chosen from an older view; the ETag says which version is current."""
+    return ApiError(412, "stale_version", detail, headers={"ETag": security.etag(current)}, version=current)
+
+
+def _moved_first(current: int) -> ApiError:
+    return _stale(
+        current, f"another move was committed first (the game is at version {current}); GET it again"
+    )
+
+
+def _join_conflict(current: int) -> ApiError:
+    return ApiError(409, "join_conflict", "the game changed while joining; try again")
 
 
 class GameService:
@@ -124,20 +164,32 @@ class GameService:
         self.store = store
         self.config = config
 
-    # --- decoding -------------------------------------------------------------------------------
+    # --- loading --------------------------------------------------------------------------------
     def _decode(self, game_id: str, stored: Stored) -> Loaded:
         meta_text, _, engine_text = stored.doc.partition("\n")
-        return Loaded(game_id, stored.version, orjson.loads(meta_text), loads(engine_text, orjson.loads))
-
-    @staticmethod
-    def _doc(meta: dict[str, Any], game: Game) -> str:
-        return _compact(meta) + "\n" + dumps(game, _compact)
+        game = loads(engine_text, orjson.loads)
+        return Loaded(
+            game_id, stored.version, orjson.loads(meta_text), game, (game.hand_over, game.hand_number)
+        )
 
     def load(self, game_id: str) -> Loaded:
         security.check_game_id(game_id)
         stored = self.store.load(game_id)
         if stored is None:
-            raise ApiError(404, "game_not_found", f"there is no game {game_id!r} (it may have expired)")
+            raise _not_found(game_id)
+        return self._decode(game_id, stored)
+
+    def _load_for_write(self, game_id: str, idem_key: str | None) -> Loaded | Replay:
+        """Step 2: the game to change, or the record of this very request if it was already applied."""
+        security.check_game_id(game_id)
+        if idem_key is None:
+            stored, record = self.store.load(game_id), None
+        else:
+            stored, record = self.store.load_with_record(game_id, idem_key)
+        if record is not None:
+            return Replay(record)
+        if stored is None:
+            raise _not_found(game_id)
         return self._decode(game_id, stored)
 
     # --- seats ----------------------------------------------------------------------------------
@@ -159,10 +211,11 @@ class GameService:
 
     @staticmethod
     def bot_seat(meta: dict[str, Any]) -> int | None:
-        for seat, player in enumerate(meta["p"]):
-            if player["t"] == "b":
-                return seat
-        return None
+        return next((seat for seat, player in enumerate(meta["p"]) if player["t"] == "b"), None)
+
+    @staticmethod
+    def waiting_for_opponent(meta: dict[str, Any]) -> bool:
+        return any(p["t"] == "h" and p.get("k") is None for p in meta["p"])
 
     @staticmethod
     def players_json(meta: dict[str, Any]) -> list[dict[str, Any]]:
@@ -192,7 +245,7 @@ class GameService:
             ]
         else:
             view["players"] = people
-        waiting = any(p["type"] == "human" and not p["joined"] for p in people)
+        waiting = self.waiting_for_opponent(loaded.meta)
         if waiting:
             view["legal_actions"] = []
         view["waiting_for_opponent"] = waiting
@@ -215,120 +268,61 @@ class GameService:
             raise ApiError(
                 422, "seed_not_allowed", "this service deals with a secure random source; a seed is refused"
             )
-        me: dict[str, Any] = {"n": body.get("name") or "Player 1", "t": "h"}
         token = security.new_secret()
-        me["k"] = security.digest(token)
-        invitation = None
-        meta: dict[str, Any] = {"p": [me], "bs": fairness.new_salt()}
+        meta: dict[str, Any] = {
+            "p": [{"n": body.get("name") or "Player 1", "t": "h", "k": security.digest(token)}],
+            "bs": fairness.new_salt(),
+        }
+        head: dict[str, Any] = {"seat": 0, "token": token, "invitation": None}
         if opponent.get("type") == "human":
-            invitation = security.new_secret()
+            head["invitation"] = security.new_secret()
             meta["p"].append({"n": None, "t": "h", "k": None})
-            meta["iv"] = security.digest(invitation)
+            meta["iv"] = security.digest(head["invitation"])
         else:
-            bot = opponent.get("bot") or players.default_bot()
-            if bot not in players.bot_names():
+            bot = opponent.get("bot") or DEFAULT_BOT
+            if bot not in bots.BOTS:
+                names = list(bots.BOTS)
                 raise ApiError(
-                    422,
-                    "unknown_bot",
-                    f"there is no bot {bot!r}; GET /v1/bots lists them",
-                    bots=players.bot_names(),
+                    422, "unknown_bot", f"there is no bot {bot!r}; GET /v1/bots lists them", bots=names
                 )
             meta["p"].append({"n": opponent.get("name") or bot, "t": "b", "b": bot})
         if seed is not None:
             meta["sd"] = int(seed)
-        rng = self._rng(meta, 0)
-        game = Game(rules, cut_for_dealer(rng))
-        events = self._deal(game, meta, rng)
-        game_id = (
-            security.game_id_for_key(request.idempotency_key)
-            if request.idempotency_key
-            else security.new_game_id()
-        )
-        loaded = Loaded(game_id, 1, meta, game)
-        events += self._bot_replies(loaded, 0)
-        body_out: dict[str, Any] = {"game_id": game_id, "seat": 0, "token": token, "invitation": invitation}
-        body_out["view"] = self.view(loaded, 0)
-        body_out["events"] = [event_for(f"1-{i}", e, 0) for i, e in enumerate(events, 1)]
-        idem = None
-        if request.idempotency_key:
-            sealed = {**body_out, "token": security.pad(request.idempotency_key, token)}
-            if invitation:
-                sealed["invitation"] = security.pad(request.idempotency_key, invitation)
-            idem = Idempotency(
-                security.scoped_key("create", request.idempotency_key),
-                _compact({"f": request.fingerprint, "s": 201, "v": 1, "b": sealed}),
-            )
-        try:
-            self.store.create(
-                game_id, self._doc(meta, game), [encode_event(*e) for e in events], idempotency=idem
-            )
-        except IdempotencyKeyUsed as used:
-            return self._replay(used.record, request, secrets_sealed=("token", "invitation"))
-        except GameExists:
-            # Only a derived id can collide: the same Idempotency-Key, whose record has expired.
-            raise ApiError(
-                422, "idempotency_key_reused", "this Idempotency-Key was already used to create a game"
-            ) from None
-        observability.record_game_created()
-        return Outcome(201, body_out, version=1, headers={"Location": f"/v1/games/{game_id}"})
+        key = request.idempotency_key
+        game_id = security.game_id_for_key(key) if key else security.new_game_id()
+        loaded = Loaded(game_id, 0, meta, Game(rules, cut_for_dealer(self._rng(meta, 0))))
+        events = self._deal(loaded) + self._bot_replies(loaded)
+        idem_key = security.scoped_key("create", key) if key else None
+        outcome = self._commit(loaded, events, request, seat=0, idem_key=idem_key, head=head)
+        if not outcome.replayed:
+            observability.record_game_created()
+        return outcome
 
     def join(self, game_id: str, body: dict[str, Any], request: Request) -> Outcome:
-        security.check_game_id(game_id)
         invitation = body["invitation"]
-        scope = "join\n" + invitation
-        record = None
-        if request.idempotency_key:
-            stored, record = self.store.load_with_record(
-                game_id, security.scoped_key(scope, request.idempotency_key)
-            )
-            if record is not None:
-                return self._replay(record, request, secrets_sealed=("token",))
-            if stored is None:
-                raise ApiError(404, "game_not_found", f"there is no game {game_id!r} (it may have expired)")
-            loaded = self._decode(game_id, stored)
-        else:
-            loaded = self.load(game_id)
-        meta = loaded.meta
-        if not security.matches(invitation, meta.get("iv")):
+        key = request.idempotency_key
+        idem_key = security.scoped_key("join\n" + invitation, key) if key else None
+        loaded = self._load_for_write(game_id, idem_key)
+        if isinstance(loaded, Replay):
+            return self._replay(loaded, request)
+        if not security.matches(invitation, loaded.meta.get("iv")):
             raise ApiError(
                 403, "bad_invitation", "this invitation is not valid for this game (or was already used)"
             )
         token = security.new_secret()
         seat = 1
-        meta["p"][seat].update({"n": body.get("name") or "Player 2", "k": security.digest(token)})
-        meta.pop("iv", None)
-        version = loaded.version + 1
-        loaded.version = version
-        event: Pending = ("joined", seat, {"name": meta["p"][seat]["n"]}, {})
-        body_out = {
-            "game_id": game_id,
-            "seat": seat,
-            "token": token,
-            "view": self.view(loaded, seat),
-            "events": [event_for(f"{version}-1", event, seat)],
-        }
-        idem = None
-        if request.idempotency_key:
-            idem = Idempotency(
-                security.scoped_key(scope, request.idempotency_key),
-                _compact(
-                    {
-                        "f": request.fingerprint,
-                        "s": 200,
-                        "v": version,
-                        "b": {**body_out, "token": security.pad(request.idempotency_key, token)},
-                    }
-                ),
-            )
-        try:
-            self.store.commit(
-                game_id, version - 1, self._doc(meta, loaded.game), [encode_event(*event)], idempotency=idem
-            )
-        except IdempotencyKeyUsed as used:
-            return self._replay(used.record, request, secrets_sealed=("token",))
-        except StaleVersion:
-            raise ApiError(409, "join_conflict", "the game changed while joining; try again") from None
-        return Outcome(200, body_out, version=version)
+        name = body.get("name") or "Player 2"
+        loaded.meta["p"][seat].update({"n": name, "k": security.digest(token)})
+        loaded.meta.pop("iv", None)
+        return self._commit(
+            loaded,
+            [Event("joined", seat, {"name": name}, {})],
+            request,
+            seat=seat,
+            idem_key=idem_key,
+            head={"seat": seat, "token": token},
+            on_stale=_join_conflict,
+        )
 
     # --- reading --------------------------------------------------------------------------------
     def get_view(self, game_id: str, token: str | None) -> Outcome:
@@ -348,7 +342,7 @@ class GameService:
                 else f"no finished hand {number} is kept (only the last {self.config.hands_kept} are)"
             )
             raise ApiError(404, "hand_not_found", detail)
-        return Outcome(200, json.loads(record), version=loaded.version)
+        return Outcome(200, orjson.loads(record), version=loaded.version)
 
     def hint(self, game_id: str, token: str | None) -> Outcome:
         loaded = self.load(game_id)
@@ -356,28 +350,23 @@ class GameService:
         view = self.view(loaded, seat)
         if not view["legal_actions"]:
             raise ApiError(409, "nothing_to_do", "this seat has no legal action now", turn=view["turn"])
-        return Outcome(200, players.hint(view), version=loaded.version)
+        return Outcome(200, dict(bots.hint(view)), version=loaded.version)
 
-    # --- acting ---------------------------------------------------------------------------------
+    # --- moving ---------------------------------------------------------------------------------
     def act(self, game_id: str, action: dict[str, Any], request: Request) -> Outcome:
-        return self._change(game_id, request, lambda loaded, seat: self._apply_action(loaded, seat, action))
+        return self._move(game_id, request, lambda loaded, seat: self._apply_action(loaded, seat, action))
 
     def undo(self, game_id: str, request: Request) -> Outcome:
-        return self._change(game_id, request, self._apply_undo)
+        return self._move(game_id, request, self._apply_undo)
 
-    def _change(self, game_id: str, request: Request, step: Any) -> Outcome:
-        security.check_game_id(game_id)
+    def _move(self, game_id: str, request: Request, step: Step) -> Outcome:
+        """A seat's change of the game: the seven steps of the module docstring."""
         token = security.require_token(request.token)
-        idem_key = security.scoped_key(token, request.idempotency_key) if request.idempotency_key else None
-        if idem_key is not None:
-            stored, record = self.store.load_with_record(game_id, idem_key)
-            if record is not None:
-                return self._replay(record, request)
-        else:
-            stored = self.store.load(game_id)
-        if stored is None:
-            raise ApiError(404, "game_not_found", f"there is no game {game_id!r} (it may have expired)")
-        loaded = self._decode(game_id, stored)
+        key = request.idempotency_key
+        idem_key = security.scoped_key(token, key) if key else None
+        loaded = self._load_for_write(game_id, idem_key)
+        if isinstance(loaded, Replay):
+            return self._replay(loaded, request)
         seat = self.require_seat(loaded, token)
         wanted = security.if_match_version(request.if_match)
         if wanted is not None and wanted != loaded.version:
@@ -385,99 +374,139 @@ class GameService:
                 loaded.version,
                 f"the game is at version {loaded.version}, not {wanted}: GET it and choose again",
             )
-        if any(p["t"] == "h" and p.get("k") is None for p in loaded.meta["p"]):
+        if self.waiting_for_opponent(loaded.meta):
             raise ApiError(409, "waiting_for_opponent", "the second player has not joined yet")
-        game = loaded.game
-        was_over, hand_before = game.hand_over, game.hand_number
         events = step(loaded, seat)
-        events += self._bot_replies(loaded, 0)
-        records = {}
-        if game.hand_over and game.hand is not None and not (was_over and hand_before == game.hand_number):
-            records[game.hand_number] = self._hand_record(loaded)
-        version = loaded.version + 1
-        old_version = loaded.version
-        loaded.version = version
-        body = {
-            "version": version,
-            "events": [event_for(f"{version}-{i}", e, seat) for i, e in enumerate(events, 1)],
-            "view": self.view(loaded, seat),
-        }
-        idem = None
-        if idem_key is not None:
-            idem = Idempotency(
-                idem_key, _compact({"f": request.fingerprint, "s": 200, "v": version, "b": body})
-            )
-        try:
-            self.store.commit(
-                game_id,
-                old_version,
-                self._doc(loaded.meta, game),
-                [encode_event(*e) for e in events],
-                hand_records={n: _compact(r) for n, r in records.items()},
-                idempotency=idem,
-                finished=game.match_over,
-            )
-        except IdempotencyKeyUsed as used:
-            return self._replay(used.record, request)
-        except StaleVersion as stale:
-            raise _stale(
-                stale.current,
-                f"another move was committed first (the game is at version {stale.current}); GET it again",
-            ) from None
-        except GameMissing:
-            raise ApiError(404, "game_not_found", f"the game {game_id!r} has expired") from None
-        if game.match_over:
+        events += self._bot_replies(loaded)
+        outcome = self._commit(loaded, events, request, seat=seat, idem_key=idem_key)
+        if loaded.game.match_over and not outcome.replayed:
             observability.record_game_finished()
-        return Outcome(200, body, version=version)
+        return outcome
 
-    def _apply_action(self, loaded: Loaded, seat: int, action: dict[str, Any]) -> list[Pending]:
+    def _apply_action(self, loaded: Loaded, seat: int, action: dict[str, Any]) -> list[Event]:
         game = loaded.game
         parsed = Action.from_json(action)
-        if parsed.type == "deal":
-            if self.bot_seat(loaded.meta) == seat:  # pragma: no cover - a bot has no token
-                raise IllegalActionError("the bot does not deal")
-            try:
-                return self._deal(game, loaded.meta, self._rng(loaded.meta, game.hand_number))
-            except GinRummyError as error:
-                raise _with_legal(error, game, seat) from None
         try:
-            events = game.apply(seat, parsed)
+            events = self._deal(loaded) if parsed.type == "deal" else game.apply(seat, parsed)
         except GinRummyError as error:
-            raise _with_legal(error, game, seat) from None
+            raise self._refused(error, game, seat) from None
         observability.record_action(parsed.type)
-        return [(e.type, e.seat, e.data, e.private) for e in events]
+        return events
 
-    def _apply_undo(self, loaded: Loaded, seat: int) -> list[Pending]:
+    def _apply_undo(self, loaded: Loaded, seat: int) -> list[Event]:
         if self.bot_seat(loaded.meta) is None:
             # Undoing a stock draw would show the next stock card; between humans that is cheating.
             raise ApiError(409, "undo_not_allowed", "undo is only allowed in a game against a bot")
         taken = loaded.game.undo(seat)
         observability.record_action("undo")
-        return [("undo", seat, {"actions_undone": taken}, {})]
+        return [Event("undo", seat, {"actions_undone": taken}, {})]
 
-    # --- helpers --------------------------------------------------------------------------------
-    def _rng(self, meta: dict[str, Any], hand_number: int) -> random.Random:
+    @staticmethod
+    def _refused(error: GinRummyError, game: Game, seat: int) -> ActionRefused:
+        """The engine's refusal with the caller's legal actions (they help and reveal nothing new)."""
+        return ActionRefused(error, [a.to_json() for a in game.legal_actions(seat)], game.to_act)
+
+    def _commit(
+        self,
+        loaded: Loaded,
+        events: list[Event],
+        request: Request,
+        *,
+        seat: int,
+        idem_key: str | None,
+        head: dict[str, Any] | None = None,
+        on_stale: Callable[[int], ApiError] = _moved_first,
+    ) -> Outcome:
+        """Steps 6 and 7: store the change atomically, then answer with what ``seat`` may see.
+
+        ``head``: the members the response starts with (create and join: seat, token…); a move's
+        response starts with its new version. A create (version 0) is stored with ``store.create``."""
+        game, game_id = loaded.game, loaded.game_id
+        created = loaded.version == 0
+        records = {}
+        if game.hand_over and game.hand is not None and loaded.hand_before != (True, game.hand_number):
+            records[game.hand_number] = _compact(self._hand_record(loaded))
+        old_version = loaded.version
+        loaded.version = version = old_version + 1
+        body: dict[str, Any] = {"game_id": game_id, **head} if head is not None else {"version": version}
+        body["view"] = self.view(loaded, seat)
+        body["events"] = [{"id": f"{version}-{i}", **e.for_seat(seat)} for i, e in enumerate(events, 1)]
+        status = 201 if created else 200
+        idempotency = None
+        if idem_key is not None:
+            assert request.idempotency_key is not None
+            sealed = {k: security.pad(request.idempotency_key, body[k]) for k in SECRETS if body.get(k)}
+            record = {"f": request.fingerprint, "s": status, "v": version, "b": {**body, **sealed}}
+            idempotency = Idempotency(idem_key, _compact(record))
+        doc = _compact(loaded.meta) + "\n" + dumps(game, _compact)
+        rows = [_compact(e.to_row()) for e in events]
+        try:
+            if created:
+                self.store.create(game_id, doc, rows, idempotency=idempotency)
+            else:
+                self.store.commit(
+                    game_id,
+                    old_version,
+                    doc,
+                    rows,
+                    hand_records=records,
+                    idempotency=idempotency,
+                    finished=game.match_over,
+                )
+        except IdempotencyKeyUsed as used:
+            return self._replay(Replay(used.record), request)
+        except StaleVersion as stale:
+            raise on_stale(stale.current) from None
+        except GameMissing:
+            raise ApiError(404, "game_not_found", f"the game {game_id!r} has expired") from None
+        except GameExists:
+            # Only a derived id can collide: the same Idempotency-Key, whose record has expired.
+            raise ApiError(
+                422, "idempotency_key_reused", "this Idempotency-Key was already used to create a game"
+            ) from None
+        headers = {"Location": f"/v1/games/{game_id}"} if created else {}
+        return Outcome(status, body, version=version, headers=headers)
+
+    def _replay(self, replay: Replay, request: Request) -> Outcome:
+        record = orjson.loads(replay.record)
+        if record["f"] != request.fingerprint:
+            raise ApiError(
+                422,
+                "idempotency_key_reused",
+                "this Idempotency-Key was used with another request; use a new key for a new request",
+            )
+        body = record["b"]
+        assert request.idempotency_key is not None
+        for name in SECRETS:
+            if body.get(name):
+                body[name] = security.unpad(request.idempotency_key, body[name])
+        headers = {"Location": f"/v1/games/{body['game_id']}"} if record["s"] == 201 else {}
+        return Outcome(record["s"], body, version=record.get("v"), replayed=True, headers=headers)
+
+    # --- dealing and the bots ---------------------------------------------------------------------
+    @staticmethod
+    def _rng(meta: dict[str, Any], hand_number: int) -> random.Random:
         """A secure random source, or with a test seed a reproducible one per hand."""
         if "sd" in meta:
             return random.Random(f"{meta['sd']}:{hand_number}")
         return random.SystemRandom()
 
-    def _deal(self, game: Game, meta: dict[str, Any], rng: random.Random) -> list[Pending]:
+    def _deal(self, loaded: Loaded) -> list[Event]:
         """Deal the next hand and commit to its deck order (see :mod:`ginrummy.api.fairness`)."""
-        events = game.apply(0, Action.deal(), rng=rng)
+        game, meta = loaded.game, loaded.meta
+        if self.bot_seat(meta) == 0:  # pragma: no cover - seat 0 is always the creator, a human
+            raise IllegalActionError("the bot does not deal")
+        events = game.apply(0, Action.deal(), rng=self._rng(meta, game.hand_number))
         salt = fairness.new_salt()
         commit = fairness.commitment(salt, texts(list(game.hand_deck())))
         meta["sh"] = {"n": game.hand_number, "s": salt, "c": commit}
-        out: list[Pending] = []
-        for e in events:
-            data = dict(e.data)
-            if e.type == "deal":
-                data["commitment"] = commit
-            out.append((e.type, e.seat, data, e.private))
-        return out
+        return [
+            dataclasses.replace(e, data={**e.data, "commitment": commit}) if e.type == "deal" else e
+            for e in events
+        ]
 
     def _hand_record(self, loaded: Loaded) -> dict[str, Any]:
-        record = loaded.game.hand_record()
+        record = hand_record(loaded.game)
         shuffle = loaded.meta.get("sh") or {}
         record["shuffle"] = {
             "salt": shuffle.get("s"),
@@ -487,62 +516,31 @@ class GameService:
         record["game_id"] = loaded.game_id
         return record
 
-    def _bot_replies(self, loaded: Loaded, step: int) -> list[Pending]:
-        """While the bot is to act, let it act (in this same request)."""
+    def _bot_replies(self, loaded: Loaded) -> list[Event]:
+        """Step 5: while the bot is to act, let it act (in this same request)."""
         bot_seat = self.bot_seat(loaded.meta)
         game = loaded.game
-        out: list[Pending] = []
+        out: list[Event] = []
         if bot_seat is None:
             return out
-        bot = loaded.meta["p"][bot_seat]["b"]
+        name = loaded.meta["p"][bot_seat]["b"]
+        step = 0
         while not game.match_over and game.to_act == bot_seat:
             if step >= MAX_BOT_STEPS:
                 raise RuntimeError("the bot did not finish its turn")
             view = seat_view(game, bot_seat)
-            seed = players.decision_seed(loaded.meta["bs"], loaded.game_id, loaded.version, step)
+            seed = decision_seed(loaded.meta["bs"], loaded.game_id, loaded.version, step)
             started = time.perf_counter()
             try:
-                choice = players.choose(bot, seed, view)
+                choice = dict(bots.make_bot(name, seed).choose(view))
             except Exception:  # a bot's bug must not block the game: log it and play a legal move
-                log.exception("bot %s failed; playing a legal action instead", bot)
-                choice = players.first_legal(view)
-            observability.observe_bot_decision(time.perf_counter() - started, bot)
+                log.exception("bot %s failed; playing a legal action instead", name)
+                choice = fallback_action(view)
+            observability.observe_bot_decision(time.perf_counter() - started, name)
             try:
-                events = game.apply(bot_seat, choice)
+                out += game.apply(bot_seat, choice)
             except GinRummyError:
-                log.exception("bot %s chose an illegal action %r; playing a legal one instead", bot, choice)
-                events = game.apply(bot_seat, players.first_legal(view))
-            out += [(e.type, e.seat, e.data, e.private) for e in events]
+                log.exception("bot %s chose an illegal action %r; playing a legal one instead", name, choice)
+                out += game.apply(bot_seat, fallback_action(view))
             step += 1
         return out
-
-    def _replay(self, record_text: str, request: Request, secrets_sealed: tuple[str, ...] = ()) -> Outcome:
-        record = json.loads(record_text)
-        if record["f"] != request.fingerprint:
-            raise ApiError(
-                422,
-                "idempotency_key_reused",
-                "this Idempotency-Key was used with another request; use a new key for a new request",
-            )
-        body = record["b"]
-        assert request.idempotency_key is not None
-        for name in secrets_sealed:
-            if body.get(name):
-                body[name] = security.unpad(request.idempotency_key, body[name])
-        headers = {"Location": f"/v1/games/{body['game_id']}"} if record["s"] == 201 else {}
-        return Outcome(record["s"], body, version=record.get("v"), replayed=True, headers=headers)
-
-
-def _stale(current: int, detail: str) -> ApiError:
-    """412: the move was chosen from an older view; the ETag says which version is current."""
-    return ApiError(412, "stale_version", detail, headers={"ETag": security.etag(current)}, version=current)
-
-
-def _with_legal(error: GinRummyError, game: Game, seat: int) -> GinRummyError:
-    """Attach the caller's legal actions to an action error (they help and reveal nothing new)."""
-    try:
-        legal = [a.to_json() for a in game.legal_actions(seat)]
-    except GinRummyError:  # pragma: no cover - legal_actions does not fail on a loaded game
-        legal = []
-    error.problem_extra = {"legal_actions": legal, "turn": game.to_act}  # type: ignore[attr-defined]
-    return error

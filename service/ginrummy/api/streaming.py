@@ -10,15 +10,15 @@ Streams send a keep-alive (an NDJSON ``{"type": "keepalive"}`` line, an SSE comm
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator
 from typing import Any
 
+import orjson
 from flask import Response, request, stream_with_context
 
 from .errors import ApiError
-from .service import GameService, decode_event
+from .service import GameService, seat_event
 
 NDJSON = "application/x-ndjson"
 SSE = "text/event-stream"
@@ -52,10 +52,10 @@ def events_response(svc: GameService, game_id: str, token: str | None, query: di
     if kind == "application/json":
         wait = min(float(query.get("wait") or 0), config.max_wait)
         rows = svc.store.read_events(game_id, after, count=PAGE_SIZE, wait_ms=int(wait * 1000))
-        events = [decode_event(cursor, payload, seat) for cursor, payload in rows]
+        events = [seat_event(cursor, payload, seat) for cursor, payload in rows]
         truncated = bool(rows) and after is not None and not _successor(after, rows[0][0])
         body = {"events": events, "cursor": rows[-1][0] if rows else after, "truncated": truncated}
-        response = Response(json.dumps(body, ensure_ascii=False), mimetype="application/json")
+        response = Response(orjson.dumps(body), mimetype="application/json")
         response.headers["Cache-Control"] = "no-store"
         return response
     duration = min(float(query.get("wait") or config.stream_max), config.stream_max)
@@ -88,7 +88,7 @@ def _stream(
             yield ": keep-alive\n\n" if sse else '{"type":"keepalive"}\n'
             continue
         for cursor, payload in rows:
-            event = decode_event(cursor, payload, seat)
-            text = json.dumps(event, ensure_ascii=False)
+            event = seat_event(cursor, payload, seat)
+            text = orjson.dumps(event).decode()
             yield f"id: {cursor}\nevent: {event['type']}\ndata: {text}\n\n" if sse else text + "\n"
         after = rows[-1][0]

@@ -1,8 +1,9 @@
-"""Hand analysis for the bots: fast deadwood on bitmasks, reading a seat view, card tracking.
+"""Hand analysis for the bots: meld tests and lay-offs on bitmasks, reading a seat view, card tracking.
 
 Bots evaluate thousands of hypothetical hands per decision (lookahead over the next draw, sampled
-opponent hands), so everything here works on plain int masks and uses the engine's table-driven
-``min_deadwood`` for the counting.
+opponent hands), so everything here works on plain int masks. The counting is the engine's: bots call
+:mod:`ginrummy.engine.melds` (``min_deadwood``, ``knock_min``, ``discard_options``, ``layoff_cards``)
+directly rather than keeping copies of it here.
 
 Everything here works from what a seat view shows: a bot never receives the game object, so it
 cannot read the stock or the opponent's hidden cards even by mistake.
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ginrummy.engine import melds as _melds
-from ginrummy.engine.cards import FULL_DECK, card_text, cards_of, mask_value, parse_card
+from ginrummy.engine.cards import FULL_DECK, mask_value, parse_card
 
 View = dict[str, Any]
 Action = dict[str, Any]
@@ -53,13 +54,6 @@ NEIGHBOURS: tuple[int, ...] = tuple(
 )
 
 
-deadwood = _melds.min_deadwood
-"""Minimum deadwood count of a set of cards given as a mask (all cards kept): the engine's hot path."""
-
-deadwood_drop1 = _melds.knock_min
-"""Least deadwood after the best discard of a mask (the engine's one-search knock minimum)."""
-
-
 def melded_mask(mask: int) -> int:
     """The cards in melds under one minimum-deadwood arrangement."""
     return mask & ~_melds.best_arrangement(mask).deadwood_mask
@@ -70,25 +64,6 @@ def arrangement_melds(mask: int) -> list[int]:
     return [meld.mask for meld in _melds.best_arrangement(mask).melds]
 
 
-def discard_options(mask11: int, forbidden: int = 0) -> list[tuple[int, int]]:
-    """``(card, deadwood of the 10 cards left)`` for each allowed discard, best first."""
-    options = [(deadwood(mask11 & ~(1 << c)), c) for c in cards_of(mask11 & ~forbidden)]
-    options.sort()
-    return [(c, d) for d, c in options]
-
-
-def knock_deadwood(mask11: int, forbidden: int = 0) -> int:
-    """Deadwood after the best discard of an 11-card hand."""
-    best = 999
-    for c in cards_of(mask11 & ~forbidden):
-        d = deadwood(mask11 & ~(1 << c))
-        if d < best:
-            best = d
-            if not d:
-                break
-    return best
-
-
 def in_some_meld(mask: int, card: int) -> bool:
     """Whether ``card`` is part of any meld drawn from ``mask | card`` (Neller's upcard test)."""
     full = mask | (1 << card)
@@ -96,31 +71,17 @@ def in_some_meld(mask: int, card: int) -> bool:
 
 
 def layoff_closure(knocker_melds: list[int], cards: int) -> int:
-    """Cards of ``cards`` that can be laid off onto the melds, lay-offs building on each other."""
+    """Cards of ``cards`` that can be laid off onto the melds, lay-offs building on each other.
+
+    Meld by meld in the order given, each takes the most it can of what is left (the engine's
+    :func:`~ginrummy.engine.melds.layoff_cards`), so a card that fits two melds goes onto the first.
+    In the engine's order (lowest card first) this is the same as laying off one card at a time
+    onto whichever meld it fits until none fits any more.
+    """
     laid = 0
-    grown = list(knocker_melds)
-    changed = True
-    while changed:
-        changed = False
-        for i, meld in enumerate(grown):
-            for c in cards_of(cards & ~laid):
-                if _extends(meld, c):
-                    grown[i] = meld | (1 << c)
-                    meld = grown[i]
-                    laid |= 1 << c
-                    changed = True
+    for meld in knocker_melds:
+        laid |= _melds.layoff_cards(cards & ~laid, meld)
     return laid
-
-
-def _extends(meld: int, card: int) -> bool:
-    """Whether adding ``card`` to ``meld`` leaves one valid meld."""
-    low = meld.bit_length() - 1
-    first = (meld & -meld).bit_length() - 1
-    if first % 13 == low % 13:  # a set: every card has the same rank
-        return card % 13 == first % 13
-    if card // 13 != first // 13:
-        return False
-    return card == first - 1 and first % 13 > 0 or card == low + 1 and low % 13 < 12
 
 
 def defender_deadwood(defender: int, knocker_melds: list[int]) -> int:
@@ -147,12 +108,6 @@ def card_mask(cards: list[Any]) -> int:
     return mask
 
 
-def action_card(action: Action, key: str = "card") -> int | None:
-    """The card of an action field (``card`` or ``discard``) as an int, or None."""
-    value = action.get(key)
-    return None if value is None else parse_card(value)
-
-
 @dataclass
 class Knowledge:
     """What one seat knows in a live hand, read from its view.
@@ -174,7 +129,6 @@ class Knowledge:
     knock_limit: int
     opp_card_count: int
     last_drawn: int | None = None
-    last_draw_source: str | None = None
     opp_draws: int = 0
     my_turn_pairs: set[tuple[int, int]] = field(default_factory=set)
 
@@ -200,7 +154,6 @@ def read_view(view: View) -> Knowledge:
     opp_passed = 0
     opp_taken = 0
     last_drawn: int | None = None
-    last_source: str | None = None
     pairs: set[tuple[int, int]] = set()
     opp_draws = 0
     # Replays the public moves to know which card was on top of the pile at each draw: a seat that
@@ -228,12 +181,11 @@ def read_view(view: View) -> Knowledge:
                 if mover != seat and taken is not None:
                     opp_taken |= 1 << taken
                 elif mover == seat:
-                    last_drawn, last_source = taken, "discard"
+                    last_drawn = taken
             else:
                 if mover != seat and top is not None:
                     opp_passed |= 1 << top
                 elif mover == seat:
-                    last_source = "stock"
                     last_drawn = parse_card(move["card"]) if move.get("card") is not None else None
         elif kind == "discard" or (kind == "knock" and move.get("discard") is not None):
             card_field = move.get("card") if kind == "discard" else move.get("discard")
@@ -263,7 +215,6 @@ def read_view(view: View) -> Knowledge:
         knock_limit=int(view.get("knock_limit", 10)),
         opp_card_count=int(opp.get("card_count", 10)),
         last_drawn=last_drawn,
-        last_draw_source=last_source,
         opp_draws=opp_draws,
         my_turn_pairs=pairs,
     )
@@ -282,8 +233,3 @@ def _initial_upcard(pile: list[int], history: list[dict[str, Any]]) -> int | Non
     ):
         return parse_card(taken_first["card"])
     return pile[0]
-
-
-def describe(mask: int) -> str:
-    """Readable list of cards, for explanations."""
-    return " ".join(card_text(c) for c in cards_of(mask))

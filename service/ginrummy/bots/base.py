@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ginrummy.engine.cards import parse_card
+from ginrummy.engine.melds import knock_min
 
-from .analysis import Action, Knowledge, View, knock_deadwood, read_view
+from .analysis import Action, Knowledge, View, read_view
 
 
 class BotError(RuntimeError):
@@ -125,7 +126,7 @@ class Bot:
         """Tournament wall rule: take the 50th card only when it lets this seat knock or gin."""
         top = know.top
         if top is not None and turn.take is not None:
-            after = knock_deadwood(know.hand | (1 << top), forbidden=1 << top)
+            after = knock_min(know.hand | (1 << top), forbidden=top)
             limit = know.knock_limit
             if after <= limit:
                 return turn.take

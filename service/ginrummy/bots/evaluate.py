@@ -11,16 +11,9 @@ import random
 from dataclasses import dataclass
 
 from ginrummy.engine.cards import CARD_VALUES, cards_of
+from ginrummy.engine.melds import knock_min, min_deadwood
 
-from .analysis import (
-    NEIGHBOURS,
-    Knowledge,
-    arrangement_melds,
-    deadwood,
-    deadwood_drop1,
-    defender_deadwood,
-    melded_mask,
-)
+from .analysis import NEIGHBOURS, Knowledge, arrangement_melds, defender_deadwood, melded_mask
 
 
 def draw_score(dw: int, knock_limit: int, knock_bonus: float, gin_bonus: float) -> float:
@@ -43,14 +36,14 @@ def expected_after_draw(
     """
     cards = cards_of(unseen)
     if not cards:
-        return draw_score(deadwood(hand10), knock_limit, knock_bonus, gin_bonus)
-    base = deadwood(hand10)
+        return draw_score(min_deadwood(hand10), knock_limit, knock_bonus, gin_bonus)
+    base = min_deadwood(hand10)
     dead = hand10 & ~melded_mask(hand10)
     max_dead = max((CARD_VALUES[c] for c in cards_of(dead)), default=0)
     total = 0.0
     for u in cards:
         if hand10 & NEIGHBOURS[u]:
-            dw = deadwood_drop1(hand10 | (1 << u))
+            dw = knock_min(hand10 | (1 << u))
         else:
             dw = base - max(0, max_dead - CARD_VALUES[u])
         total += draw_score(dw, knock_limit, knock_bonus, gin_bonus)
@@ -159,7 +152,7 @@ def estimate_knock(
     max_extra: int = MAX_EXTRA,
 ) -> KnockEstimate:
     """Points from knocking with ``hand10`` laid down, over sampled defender hands after lay-offs."""
-    dw = deadwood(hand10)
+    dw = min_deadwood(hand10)
     melds = arrangement_melds(hand10)
     total = 0.0
     undercuts = 0

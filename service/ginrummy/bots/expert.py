@@ -17,9 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ginrummy.engine.cards import CARD_VALUES, card_text
+from ginrummy.engine.cards import card_text
+from ginrummy.engine.melds import discard_options, knock_min, min_deadwood
 
-from .analysis import Action, Knowledge, View, deadwood, discard_options, in_some_meld, knock_deadwood
+from .analysis import Action, Knowledge, View, in_some_meld
 from .base import Bot, Turn, scores_of
 from .evaluate import KnockEstimate, danger, draw_score, estimate_knock, expected_after_draw
 
@@ -98,7 +99,7 @@ class ExpertBot(Bot):
             )
         top = know.top
         if turn.take is not None and top is not None:
-            take_dw = knock_deadwood(know.hand | (1 << top), forbidden=1 << top)
+            take_dw = knock_min(know.hand | (1 << top), forbidden=top)
             take_score = draw_score(take_dw, limit, self.knock_bonus, self.gin_bonus) + self.take_margin
             melds = in_some_meld(know.hand, top)
             why = "it completes a meld" if melds else "it lowers your deadwood"
@@ -120,10 +121,10 @@ class ExpertBot(Bot):
             return [Scored(turn.big_gin, 1000.0, "Big gin: all eleven cards are melded.")]
         discards = turn.discards or {}
         knocks = turn.knocks or {}
-        allowed = 0
-        for c in set(discards) | set(knocks):
-            allowed |= 1 << c
-        options = discard_options(know.hand, forbidden=know.hand & ~allowed)
+        allowed = set(discards) | set(knocks)
+        # The legal discards are every card but the one just taken from the pile, or after taking
+        # the fiftieth card only those that knock: the engine's ranking, kept to those.
+        options = [(c, d) for c, d in discard_options(know.hand) if c in allowed]
         ranked: list[Scored] = []
         # Knocking first: gin at once; otherwise weigh the undercut risk.
         knock_card = next((c for c, _ in options if c in knocks), None)
@@ -131,7 +132,7 @@ class ExpertBot(Bot):
         knock_now = False
         if knock_card is not None:
             hand10 = know.hand & ~(1 << knock_card)
-            dw = deadwood(hand10)
+            dw = min_deadwood(hand10)
             if dw == 0:
                 return [
                     Scored(knocks[knock_card], 900.0, f"Gin: discard {card_text(knock_card)} and lay down.")
@@ -154,14 +155,14 @@ class ExpertBot(Bot):
                 hand10, know.unseen, know.knock_limit, self.knock_bonus, self.gin_bonus
             )
             risk = danger(know, card)
-            now = deadwood(hand10)
+            now = min_deadwood(hand10)
             # The one-draw lookahead sees one draw; weighting its gain up stands for the later draws.
             score = now + self.potential_weight * (ahead - now) + self.danger_weight * risk
             ranked.append(
                 Scored(
                     discards[card],
                     -score,
-                    f"Discard {card_text(card)}: deadwood {deadwood(hand10)}, "
+                    f"Discard {card_text(card)}: deadwood {now}, "
                     f"{'risky' if risk > 0.25 else 'fairly safe' if risk > 0.08 else 'safe'} for the "
                     f"opponent ({risk:.0%}).",
                 )
@@ -254,8 +255,3 @@ def _explain_simple(action: Action) -> str:
     if kind == "deal":
         return "Deal the next hand."
     return f"{kind}"
-
-
-def card_value(card: int) -> int:
-    """Point value of a card (re-exported for the styles)."""
-    return CARD_VALUES[card]

@@ -16,7 +16,11 @@ melded cards it discards and goes gin.
 
 from __future__ import annotations
 
-from .analysis import Action, Knowledge, View, deadwood, in_some_meld
+import dataclasses
+
+from ginrummy.engine.melds import min_deadwood
+
+from .analysis import Action, Knowledge, View, in_some_meld
 from .base import Bot, Turn, draw_action
 
 
@@ -53,13 +57,11 @@ class SimpleBot(Bot):
         for card in sorted(allowed):
             if drawn is not None and frozenset((drawn, card)) in seen_pairs:
                 continue
-            value = deadwood(know.hand & ~(1 << card))
+            value = min_deadwood(know.hand & ~(1 << card))
             if value < best:
                 best, candidates = value, [card]
             elif value == best:
                 candidates.append(card)
         if not candidates:  # the original would fail here; fall back to all allowed cards
-            know_pairs = Knowledge.__new__(Knowledge)
-            know_pairs.__dict__.update(know.__dict__, my_turn_pairs=set())
-            return SimpleBot.min_deadwood_discards(know_pairs, allowed)
+            return SimpleBot.min_deadwood_discards(dataclasses.replace(know, my_turn_pairs=set()), allowed)
         return candidates

@@ -3,17 +3,9 @@
 from __future__ import annotations
 
 from ginrummy.engine.cards import CARD_VALUES
+from ginrummy.engine.melds import knock_min, min_deadwood
 
-from .analysis import (
-    NEIGHBOURS,
-    Action,
-    Knowledge,
-    View,
-    deadwood,
-    in_some_meld,
-    knock_deadwood,
-    melded_mask,
-)
+from .analysis import NEIGHBOURS, Action, Knowledge, View, in_some_meld, melded_mask
 from .base import Bot, Turn, draw_action
 from .simple import SimpleBot
 
@@ -65,7 +57,7 @@ class NoviceBot(Bot):
         allowed = _allowed(turn)
         knocks = turn.knocks or {}
         if knocks:  # knocks at once, with the lowest deadwood it sees
-            card = min(knocks, key=lambda c: (deadwood(know.hand & ~(1 << c)), c))
+            card = min(knocks, key=lambda c: (min_deadwood(know.hand & ~(1 << c)), c))
             return knocks[card]
         melded = melded_mask(know.hand)
         loose = [c for c in allowed if not melded >> c & 1]
@@ -89,9 +81,9 @@ class KnockerBot(Bot):
             return draw_action(turn, False)
         if in_some_meld(know.hand, top):
             return draw_action(turn, True)
-        after = knock_deadwood(know.hand | (1 << top), forbidden=1 << top)
+        after = knock_min(know.hand | (1 << top), forbidden=top)
         # A low card replacing a high loose one brings the knock closer.
-        return draw_action(turn, CARD_VALUES[top] <= 3 and after <= deadwood(know.hand) - 6)
+        return draw_action(turn, CARD_VALUES[top] <= 3 and after <= min_deadwood(know.hand) - 6)
 
     def choose_discard(self, view: View, know: Knowledge, turn: Turn) -> Action:
         if turn.big_gin is not None:
@@ -105,11 +97,11 @@ class KnockerBot(Bot):
             # never feeds a card the opponent is known to be collecting.
             feeds = 1 if know.opp_known & NEIGHBOURS[card] else 0
             lone = 0 if rest & NEIGHBOURS[card] else 1
-            return (deadwood(rest), feeds, -CARD_VALUES[card] - lone, card)
+            return (min_deadwood(rest), feeds, -CARD_VALUES[card] - lone, card)
 
         card = min(allowed, key=key)
         if knocks:
-            best = min(knocks, key=lambda c: (deadwood(know.hand & ~(1 << c)), c))
+            best = min(knocks, key=lambda c: (min_deadwood(know.hand & ~(1 << c)), c))
             return knocks[best]
         return _play(turn, card, knock=False)
 

@@ -14,7 +14,7 @@ from .hand import Event, Hand, HandEnd, HandOutcome, Phase
 from .melds import Arrangement, Meld, MeldKind, best_melds, deadwood, knock_deadwood
 from .rules import OPTION_DOCS, PRESET_DOCS, PRESETS, Rules
 from .serialize import dumps, loads
-from .views import seat_view
+from .views import analyze_hand, hand_history, hand_record, hand_result, seat_view
 
 __all__ = [
     "OPTION_DOCS",
@@ -32,11 +32,15 @@ __all__ = [
     "MeldKind",
     "Phase",
     "Rules",
+    "analyze_hand",
     "best_melds",
     "card_text",
     "card_value",
     "deadwood",
     "dumps",
+    "hand_history",
+    "hand_record",
+    "hand_result",
     "knock_deadwood",
     "loads",
     "mask_of",

@@ -166,14 +166,6 @@ class Game:
         assert self.hand is not None
         return self.hand.deck
 
-    def hand_record(self) -> dict[str, Any]:
-        """The current hand revealed, once it is over."""
-        if self.hand is None:
-            raise IllegalActionError("no hand has been dealt")
-        record = self.hand.record()
-        record["number"] = self.hand_number
-        return record
-
     def current_scores(self) -> list[GameScore]:
         """The games that are being played now (three in Hollywood, else the latest)."""
         return self.scores if self.rules.hollywood else self.scores[-1:]

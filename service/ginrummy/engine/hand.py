@@ -4,7 +4,8 @@ A hand goes through the phases of :class:`Phase`: the upcard is offered to the n
 dealer; then players draw and discard in turn until one knocks (or goes gin or big gin), the stock runs
 down to its last two cards (a wall), or the discard pile has been drawn from too often. After a knock,
 the defender lays down and lays off. `legal_actions(seat)` lists every legal move; `apply` validates
-whatever it is given, so untrusted input can be fed straight in.
+whatever it is given, so untrusted input can be fed straight in. What a hand looks like as JSON (its
+result, history and record) is rendered by :mod:`ginrummy.engine.views`.
 
 >>> import random
 >>> from ginrummy.engine.rules import Rules
@@ -19,14 +20,13 @@ whatever it is given, so untrusted input can be fed straight in.
 from __future__ import annotations
 
 import enum
-import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from . import melds as _melds
 from .actions import DISCARD, DRAW, KNOCK, LAYOFF, PASS, PILE, STOCK, Action
-from .cards import Card, card_text, card_value, cards_of, suit_of, texts
+from .cards import Card, card_text, card_value, cards_of, suit_of
 from .errors import (
     BadStateError,
     DeadwoodTooHighError,
@@ -34,8 +34,9 @@ from .errors import (
     InvalidMeldError,
     NotYourTurnError,
 )
-from .melds import Arrangement, LayoffResult, Meld
+from .melds import Arrangement, LayoffResult
 from .rules import Rules
+from .views import arrangement_json, hand_result
 
 HAND_SIZE = 10
 # Built once: the engine lists these for every discard phase.
@@ -119,6 +120,23 @@ class Event:
             out.update(self.private[seat])
         return out
 
+    def to_row(self) -> list[Any]:
+        """The compact stored form: ``[type, seat, data, private]`` (JSON-ready once private's keys are
+        strings: encode with non-string keys allowed, or let :meth:`from_row` take them either way).
+
+        >>> import json
+        >>> e = Event("draw", 0, {"source": "stock"}, {0: {"card": "7H"}})
+        >>> Event.from_row(json.loads(json.dumps(e.to_row()))) == e
+        True
+        """
+        return [self.type, self.seat, self.data, self.private]
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> Event:
+        """The event of a :meth:`to_row` row (private's seat keys may be strings after JSON)."""
+        kind, seat, data, private = row
+        return cls(kind, seat, data, {int(s): p for s, p in private.items()})
+
 
 def _event(
     kind: str, seat: int | None, private: dict[int, dict[str, Any]] | None = None, **data: Any
@@ -126,13 +144,20 @@ def _event(
     return Event(kind, seat, data, private or {})
 
 
-def melds_json(melds: Sequence[Meld]) -> list[list[str]]:
-    return [texts(m.mask) for m in melds]
+def deal_hands(dealer: int, deck: Sequence[Card]) -> tuple[int, int]:
+    """The two hands (bitmasks, by seat) dealt from the top of `deck`: ten cards each, one at a time, the
+    non-dealer first.
 
-
-@functools.lru_cache(maxsize=1024)  # histories repeat the same few actions; callers copy the dict
-def _action_json(action: Action) -> dict[str, Any]:
-    return action.to_json()
+    >>> dealer, nondealer = deal_hands(0, range(52))
+    >>> cards_of(nondealer)[:3], cards_of(dealer)[:3]
+    ([0, 2, 4], [1, 3, 5])
+    """
+    nondealer_mask = dealer_mask = 0
+    for card in deck[0 : 2 * HAND_SIZE : 2]:
+        nondealer_mask |= 1 << card
+    for card in deck[1 : 2 * HAND_SIZE : 2]:
+        dealer_mask |= 1 << card
+    return (dealer_mask, nondealer_mask) if dealer == 0 else (nondealer_mask, dealer_mask)
 
 
 @dataclass(frozen=True)
@@ -154,10 +179,7 @@ class Hand:
         self.dealer = dealer
         self.deck: tuple[Card, ...] = tuple(deck)
         nondealer = 1 - dealer
-        hands = [0, 0]
-        for i in range(2 * HAND_SIZE):
-            hands[nondealer if i % 2 == 0 else dealer] |= 1 << deck[i]
-        self.hands = hands
+        self.hands = list(deal_hands(dealer, deck))
         upcard = deck[2 * HAND_SIZE]
         self.discard_pile: list[Card] = [upcard]
         self.stock_pos = 2 * HAND_SIZE + 1
@@ -202,6 +224,11 @@ class Hand:
     @property
     def upcard(self) -> Card:
         return self.deck[2 * HAND_SIZE]
+
+    @property
+    def dealt_hands(self) -> tuple[int, int]:
+        """Both hands as they were dealt (bitmasks, by seat)."""
+        return deal_hands(self.dealer, self.deck)
 
     def cards(self, seat: int) -> list[Card]:
         return cards_of(self.hands[seat])
@@ -265,7 +292,7 @@ class Hand:
         """Whether 11 cards allow a knock or gin (discarding any card but `exclude`) or big gin."""
         if self.rules.big_gin and _melds.min_deadwood(mask) == 0:
             return True
-        return any(c != exclude and d <= self.knock_limit for c, d in _melds.discard_options(mask))
+        return _melds.knock_min(mask, forbidden=exclude) <= self.knock_limit
 
     def _best_layoff(self, defender: int) -> LayoffResult:
         assert self.knock_arrangement is not None
@@ -391,9 +418,7 @@ class Hand:
                 "knock",
                 seat,
                 private,
-                melds=melds_json(arrangement.melds),
-                deadwood_cards=texts(arrangement.deadwood_mask),
-                deadwood=arrangement.deadwood,
+                **arrangement_json(arrangement),
                 gin=gin and card is not None,
                 big_gin=card is None,
             )
@@ -421,16 +446,7 @@ class Hand:
             )
         self.defender_result = result
         self.log.append(LogEntry(seat, Action.layoff(tuple(m.mask for m in result.melds), result.layoffs)))
-        events = [
-            _event(
-                "layoff",
-                seat,
-                melds=melds_json(result.melds),
-                layoffs=[{"card": card_text(c), "meld": i} for c, i in result.layoffs],
-                deadwood_cards=texts(result.deadwood_mask),
-                deadwood=result.deadwood,
-            )
-        ]
+        events = [_event("layoff", seat, **arrangement_json(result))]
         knocker_deadwood = self.knock_arrangement.deadwood
         defender_deadwood = result.deadwood
         if knocker_deadwood < defender_deadwood:
@@ -462,7 +478,7 @@ class Hand:
     def _finish(self, outcome: HandOutcome) -> list[Event]:
         self.outcome = outcome
         self.phase = Phase.OVER
-        return [_event("hand_over", outcome.winner, **self.result())]
+        return [_event("hand_over", outcome.winner, **hand_result(self))]
 
     # -- errors ---------------------------------------------------------------------------------
 
@@ -506,88 +522,3 @@ class Hand:
                 "taking the fiftieth card is only allowed when it lets you knock or go gin"
             )
         return IllegalActionError(self._not_now(action))
-
-    # -- reveal ---------------------------------------------------------------------------------
-
-    def result(self) -> dict[str, Any]:
-        """The finished hand as both seats may now see it: the outcome, both hands laid down, lay-offs."""
-        assert self.outcome is not None
-        out: dict[str, Any] = {"outcome": self.outcome.to_json(), "hands": [texts(h) for h in self.hands]}
-        if self.knocker is not None:
-            assert self.knock_arrangement is not None and self.defender_result is not None
-            arrangement = self.knock_arrangement
-            defence = self.defender_result
-            out["knocker"] = {
-                "seat": self.knocker,
-                "discard": None if self.knock_discard is None else card_text(self.knock_discard),
-                "melds": melds_json(arrangement.melds),
-                "deadwood_cards": texts(arrangement.deadwood_mask),
-                "deadwood": arrangement.deadwood,
-            }
-            out["defender"] = {
-                "seat": 1 - self.knocker,
-                "melds": melds_json(defence.melds),
-                "layoffs": [{"card": card_text(c), "meld": i} for c, i in defence.layoffs],
-                "deadwood_cards": texts(defence.deadwood_mask),
-                "deadwood": defence.deadwood,
-            }
-        else:
-            out["arrangements"] = []
-            for mask in self.hands:
-                arrangement = _melds.best_arrangement(mask)
-                out["arrangements"].append(
-                    {
-                        "melds": melds_json(arrangement.melds),
-                        "deadwood_cards": texts(arrangement.deadwood_mask),
-                        "deadwood": arrangement.deadwood,
-                    }
-                )
-        return out
-
-    def history(self, viewer: int | None) -> list[dict[str, Any]]:
-        """The hand's moves as `viewer` saw them (stock draws show the card to the drawer only; the knock
-        discard shows once the hand is over)."""
-        out = []
-        for entry in self.log:
-            item = {"seat": entry.seat, **_action_json(entry.action)}
-            kind = entry.action.type
-            if (
-                kind == DRAW
-                and entry.card is not None
-                and (entry.action.source == PILE or entry.seat == viewer or self.over)
-            ):
-                item["card"] = card_text(entry.card)
-            elif kind == KNOCK:
-                item.pop("melds", None)
-                if not self.over and entry.seat != viewer:
-                    item.pop("discard")
-            elif kind == LAYOFF:
-                item = {"seat": entry.seat, "type": LAYOFF}
-            out.append(item)
-        return out
-
-    def record(self) -> dict[str, Any]:
-        """The whole hand revealed (only once it is over): the deal, the deck, every move, the result."""
-        if not self.over:
-            raise IllegalActionError("a hand is revealed only once it is over")
-        nondealer = 1 - self.dealer
-        initial = [0, 0]
-        for i in range(2 * HAND_SIZE):
-            initial[nondealer if i % 2 == 0 else self.dealer] |= 1 << self.deck[i]
-        return {
-            "dealer": self.dealer,
-            "deck": texts(list(self.deck)),
-            "initial_hands": [texts(h) for h in initial],
-            "upcard": card_text(self.upcard),
-            "knock_limit": self.knock_limit,
-            "spades_double": self.spades_double,
-            "actions": [
-                {
-                    "seat": e.seat,
-                    **e.action.to_json(),
-                    **({"card": card_text(e.card)} if e.card is not None else {}),
-                }
-                for e in self.log
-            ],
-            "result": self.result(),
-        }

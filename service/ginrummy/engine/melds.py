@@ -59,6 +59,7 @@ __all__ = [
     "discard_options",
     "knock_deadwood",
     "knock_min",
+    "layoff_cards",
     "meld_kind",
     "min_deadwood",
     "validate_arrangement",
@@ -349,25 +350,42 @@ def knock_deadwood(cards: Iterable[str | int]) -> int:
     return _knock_min(mask)
 
 
-def knock_min(mask: int) -> int:
-    """:func:`knock_deadwood` of a bitmask (at least one card): least deadwood after the best discard.
+def knock_min(mask: int, forbidden: int | None = None) -> int:
+    """:func:`knock_deadwood` of a bitmask: least deadwood after the best discard.
+
+    ``forbidden`` is a card that may not be the discard (the card just taken from the discard
+    pile); a card not in ``mask`` forbids nothing. ``mask`` must hold at least one other card.
 
     >>> knock_min(mask_of(["AC", "2C", "3C", "9D"]))
     0
+    >>> knock_min(mask_of(["AC", "2C", "3C", "9D"]), forbidden=parse_card("9D"))
+    12
     """
-    return _knock_min(mask)
+    if forbidden is None:
+        return _knock_min(mask)
+    # Rare (one call per draw decision, not per searched hand): ranking the discards is enough.
+    options = discard_options(mask, forbidden)
+    return options[0][1] if options else _NO_CARD
 
 
-def discard_options(mask11: int) -> list[tuple[int, int]]:
+def discard_options(mask11: int, forbidden: int | None = None) -> list[tuple[int, int]]:
     """``(card, deadwood after discarding it)`` for every card, ascending by deadwood then card.
+
+    ``forbidden`` is a card left out of the options (the card just taken from the discard pile,
+    which the rules do not let a player throw back); a card not in ``mask11`` leaves out nothing.
 
     >>> [(card_text(c), dw) for c, dw in discard_options(mask_of(["AC", "2C", "3C", "9D"]))][:2]
     [('9D', 0), ('3C', 12)]
+    >>> hand = mask_of(["AC", "2C", "3C", "9D"])
+    >>> [(card_text(c), dw) for c, dw in discard_options(hand, forbidden=parse_card("9D"))][:2]
+    [('3C', 12), ('2C', 13)]
     """
     table = _RUN_DEADWOOD
     ranked: list[tuple[int, int]] = []
+    # Only the set of candidate discards changes; the deadwood after each is the same.
+    candidates = mask11 if forbidden is None else mask11 & ~(1 << forbidden)
     if _triples(mask11):
-        rest = mask11
+        rest = candidates
         while rest:
             low = rest & -rest
             rest ^= low
@@ -379,7 +397,7 @@ def discard_options(mask11: int) -> list[tuple[int, int]]:
         total = sum(table[field] for field in fields)
         for suit, field in enumerate(fields):
             others = total - table[field]
-            rest = field
+            rest = field if forbidden is None else candidates >> 13 * suit & SUIT_MASK
             while rest:
                 low = rest & -rest
                 rest ^= low
@@ -709,6 +727,24 @@ def _layoff_options(defender_mask: int, target: int) -> list[list[tuple[int, int
             card += 1
         ways = [down[:i] + up[:j] for i in range(len(down) + 1) for j in range(len(up) + 1)]
     return ways
+
+
+def layoff_cards(defender_mask: int, meld: Meld | int) -> int:
+    """The most cards of ``defender_mask`` that can be laid off onto one knocker's meld (0 if none).
+
+    Under the lay-off rules :func:`best_layoff` weighs: the 4th card of a set of 3, or every held
+    card of the stretches going down from a run's lowest card and up from its highest.
+
+    >>> texts(layoff_cards(mask_of(["3H", "7H", "8H", "TH", "4S"]), mask_of(["4H", "5H", "6H"])))
+    ['3H', '7H', '8H']
+    >>> texts(layoff_cards(mask_of(["9H", "8H"]), mask_of(["9C", "9D", "9S"])))
+    ['9H']
+    """
+    laid = 0
+    # The last way is the longest one: a set's 4th card, or both stretches of a run in full.
+    for bit, _ in _layoff_options(defender_mask, _as_mask(meld))[-1]:
+        laid |= bit
+    return laid
 
 
 def best_layoff(defender_mask: int, knocker_melds: Sequence[Meld | int]) -> LayoffResult:

@@ -1,19 +1,49 @@
-"""What a seat may see (RULES.md §11): the only way game state leaves the engine toward a player.
+"""Every JSON form of game state that leaves the engine, and what a seat may see (RULES.md §11).
 
 While a hand is live a seat sees its own cards, the whole discard pile, the stock's size, the opponent's
 card count and the cards the opponent took from the pile and still holds; never the opponent's other
 cards, the stock's order or the face-down knock discard. Once the hand is over, both hands are revealed.
 A spectator (``seat=None``) sees only what is public.
+
+Besides :func:`seat_view`, this module renders a finished hand (:func:`hand_result`, :func:`hand_record`),
+a hand's moves as one seat saw them (:func:`hand_history`) and a stateless analysis of some cards
+(:func:`analyze_hand`). :func:`arrangement_json` is the one place melds and deadwood are written out:
+
+>>> arrangement_json(_melds.best_arrangement(mask_of(["7C", "7D", "7H", "2S", "KS"])))
+{'melds': [['7C', '7D', '7H']], 'deadwood_cards': ['2S', 'KS'], 'deadwood': 12}
+>>> analyze_hand(["7C", "7D", "7H", "2S", "KS"], 10)["can_knock"] is None  # no verdict on 5 cards
+True
 """
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from . import melds as _melds
-from .cards import card_text, texts
-from .game import Game
-from .hand import melds_json
+from .actions import DRAW, KNOCK, LAYOFF, PILE, Action
+from .cards import card_text, mask_of, parse_cards, texts
+from .errors import IllegalActionError
+from .melds import Arrangement, LayoffResult
+
+if TYPE_CHECKING:  # hand.py renders its events with this module: no import back at run time
+    from .game import Game
+    from .hand import Hand
+
+
+def arrangement_json(arrangement: Arrangement | LayoffResult) -> dict[str, Any]:
+    """``{"melds", "deadwood_cards", "deadwood"}`` of an arrangement; a defender's lay-off result also has
+    ``"layoffs"`` (after ``"melds"``), each ``{"card", "meld": index of the knocker's meld}``."""
+    out: dict[str, Any] = {"melds": [texts(m.mask) for m in arrangement.melds]}
+    if isinstance(arrangement, LayoffResult):
+        out["layoffs"] = [{"card": card_text(c), "meld": i} for c, i in arrangement.layoffs]
+    out["deadwood_cards"] = texts(arrangement.deadwood_mask)
+    out["deadwood"] = arrangement.deadwood
+    return out
+
+
+# -- a seat's view of the game -----------------------------------------------------------------------
 
 
 def seat_view(game: Game, seat: int | None) -> dict[str, Any]:
@@ -39,9 +69,9 @@ def seat_view(game: Game, seat: int | None) -> dict[str, Any]:
     view["discard_pile"] = texts(hand.discard_pile)
     view["stock_size"] = hand.stock_size
     view["knock"] = _knock(game, seat)
-    view["result"] = hand.result() if hand.over else None
+    view["result"] = None if live else hand_result(hand)
     view["legal_actions"] = [] if seat is None else [a.to_json() for a in game.legal_actions(seat)]
-    view["history"] = hand.history(seat)
+    view["history"] = hand_history(hand, seat)
     view["scores"] = scores_view(game)
     view["hands"] = [s.to_json() for s in game.summaries]
     view["stats"] = game.stats()
@@ -58,16 +88,10 @@ def scores_view(game: Game) -> dict[str, Any]:
 
 
 def _own_hand(mask: int, taken: int | None) -> dict[str, Any]:
-    arrangement = _melds.best_arrangement(mask)
-    out: dict[str, Any] = {
-        "cards": texts(mask),
-        "melds": melds_json(arrangement.melds),
-        "deadwood_cards": texts(arrangement.deadwood_mask),
-        "deadwood": arrangement.deadwood,
-    }
+    out: dict[str, Any] = {"cards": texts(mask), **arrangement_json(_melds.best_arrangement(mask))}
     if mask.bit_count() == 11:
         out["discards"] = [
-            {"card": card_text(c), "deadwood": d} for c, d in _melds.discard_options(mask) if c != taken
+            {"card": card_text(c), "deadwood": d} for c, d in _melds.discard_options(mask, forbidden=taken)
         ]
     return out
 
@@ -97,9 +121,7 @@ def _knock(game: Game, seat: int | None) -> dict[str, Any] | None:
     arrangement = hand.knock_arrangement
     return {
         "knocker": hand.knocker,
-        "melds": melds_json(arrangement.melds),
-        "deadwood_cards": texts(arrangement.deadwood_mask),
-        "deadwood": arrangement.deadwood,
+        **arrangement_json(arrangement),
         "gin": arrangement.deadwood == 0 and hand.knock_discard is not None,
         "big_gin": hand.knock_discard is None,
         "discard": (
@@ -108,3 +130,116 @@ def _knock(game: Game, seat: int | None) -> dict[str, Any] | None:
             else None
         ),
     }
+
+
+# -- a hand's moves and its end ----------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=1024)  # histories repeat the same few actions; callers copy the dict
+def _action_json(action: Action) -> dict[str, Any]:
+    return action.to_json()
+
+
+def hand_history(hand: Hand, viewer: int | None) -> list[dict[str, Any]]:
+    """The hand's moves as `viewer` saw them (stock draws show the card to the drawer only; the knock
+    discard shows once the hand is over)."""
+    over = hand.over
+    out = []
+    for entry in hand.log:
+        item = {"seat": entry.seat, **_action_json(entry.action)}
+        kind = entry.action.type
+        if (
+            kind == DRAW
+            and entry.card is not None
+            and (entry.action.source == PILE or entry.seat == viewer or over)
+        ):
+            item["card"] = card_text(entry.card)
+        elif kind == KNOCK:
+            item.pop("melds", None)
+            if not over and entry.seat != viewer:
+                item.pop("discard")
+        elif kind == LAYOFF:
+            item = {"seat": entry.seat, "type": LAYOFF}
+        out.append(item)
+    return out
+
+
+def hand_result(hand: Hand) -> dict[str, Any]:
+    """The finished hand as both seats may now see it: the outcome, both hands laid down, lay-offs."""
+    assert hand.outcome is not None
+    out: dict[str, Any] = {"outcome": hand.outcome.to_json(), "hands": [texts(h) for h in hand.hands]}
+    if hand.knocker is not None:
+        assert hand.knock_arrangement is not None and hand.defender_result is not None
+        out["knocker"] = {
+            "seat": hand.knocker,
+            "discard": None if hand.knock_discard is None else card_text(hand.knock_discard),
+            **arrangement_json(hand.knock_arrangement),
+        }
+        out["defender"] = {"seat": 1 - hand.knocker, **arrangement_json(hand.defender_result)}
+    else:
+        out["arrangements"] = [arrangement_json(_melds.best_arrangement(mask)) for mask in hand.hands]
+    return out
+
+
+def hand_record(game: Game) -> dict[str, Any]:
+    """The game's current hand revealed, once it is over: the deal, the deck, every move (with every card
+    drawn), the result, and the hand's number in the match."""
+    hand = game.hand
+    if hand is None:
+        raise IllegalActionError("no hand has been dealt")
+    if not hand.over:
+        raise IllegalActionError("a hand is revealed only once it is over")
+    return {
+        "dealer": hand.dealer,
+        "deck": texts(list(hand.deck)),
+        "initial_hands": [texts(h) for h in hand.dealt_hands],
+        "upcard": card_text(hand.upcard),
+        "knock_limit": hand.knock_limit,
+        "spades_double": hand.spades_double,
+        "actions": [
+            {
+                "seat": e.seat,
+                **e.action.to_json(),
+                **({"card": card_text(e.card)} if e.card is not None else {}),
+            }
+            for e in hand.log
+        ],
+        "result": hand_result(hand),
+        "number": game.hand_number,
+    }
+
+
+# -- stateless analysis ------------------------------------------------------------------------------
+
+
+def analyze_hand(cards: Iterable[str | int], knock_limit: int) -> dict[str, Any]:
+    """Melds, deadwood and the number of optimal arrangements of 1 to 11 cards; for 10 or 11 cards also
+    whether they can knock (within `knock_limit`), go gin or big gin, and for 11 the deadwood after each
+    discard. Raises BadCardError for a card that is no card or is given twice.
+
+    >>> out = analyze_hand(["7S", "7H", "7D", "4C", "5C", "6C", "2H", "3D", "9S", "TS"], 10)
+    >>> out["deadwood"], out["can_knock"], out["can_gin"], out["discards"]
+    (24, False, False, [])
+    """
+    parsed = parse_cards(cards)
+    mask = mask_of(parsed)
+    arrangements = _melds.best_melds(mask)
+    best = arrangements[0]
+    out: dict[str, Any] = {
+        "cards": texts(sorted(parsed)),
+        **arrangement_json(best),
+        "arrangements": len(arrangements),
+    }
+    count = len(parsed)
+    if count == 11:
+        options = _melds.discard_options(mask)
+        after = options[0][1]
+        out["discards"] = [{"card": card_text(c), "deadwood": d} for c, d in options]
+        out.update(can_knock=after <= knock_limit, can_gin=after == 0, big_gin=_melds.min_deadwood(mask) == 0)
+    elif count == 10:
+        best_deadwood = best.deadwood
+        out.update(can_knock=best_deadwood <= knock_limit, can_gin=best_deadwood == 0, big_gin=False)
+        out["discards"] = []
+    else:  # knocking and gin are about a whole hand: no verdict on a part of one
+        out.update(can_knock=None, can_gin=None, big_gin=None, discards=[])
+    return out

@@ -193,8 +193,11 @@ def _sentinel_client(url: str, scheme: str, kwargs: dict[str, Any]) -> redis.Red
         _FailoverAwareSSLConnection if scheme.startswith("rediss") else _FailoverAwareConnection
     )
     node_kwargs.pop("ssl", None)  # the connection class carries TLS
-    sentinel = Sentinel(hosts, sentinel_kwargs=sentinel_kwargs, **node_kwargs)
-    client: redis.Redis = sentinel.master_for(service_name, connection_class=connection_class)
+    # redis-py leaves these untyped.
+    sentinel = Sentinel(hosts, sentinel_kwargs=sentinel_kwargs, **node_kwargs)  # type: ignore[no-untyped-call]
+    client: redis.Redis = sentinel.master_for(  # type: ignore[no-untyped-call]
+        service_name, connection_class=connection_class
+    )
     return client
 
 
@@ -212,7 +215,7 @@ class _FailoverAwareConnection(SentinelManagedConnection):
             return super().read_response(*args, **kwargs)
         except redis.ResponseError as exc:
             if "-READONLY" in str(exc) and self.connection_pool.is_master:
-                self.disconnect()
+                self.disconnect()  # type: ignore[no-untyped-call]
                 raise redis.ConnectionError("the previous master is now a replica (script refused)") from exc
             raise
 
@@ -226,7 +229,7 @@ def _cluster_client(url: str, scheme: str, kwargs: dict[str, Any]) -> RedisClust
     if segments and segments != ["0"]:
         raise RedisUrlError(f"Redis Cluster has only database 0; remove the path from {redact_url(url)!r}")
     _apply_query(url, query, kwargs, _FLOAT_PARAMS)
-    nodes = [ClusterNode(h, p or 6379) for h, p in hosts]
+    nodes = [ClusterNode(h, p or 6379) for h, p in hosts]  # type: ignore[no-untyped-call]
     if username:
         kwargs["username"] = username
     if password:

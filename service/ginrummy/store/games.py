@@ -18,8 +18,9 @@ The store knows nothing about Gin Rummy; the HTTP layer decides what the doc and
 
 Why a list and not a Redis stream for the events: a stream preallocates its first node
 (``stream-node-max-bytes``, 4 KB), which alone would exceed the memory budget of a live game. A long
-poll therefore polls the list's last entry (``LINDEX``, a few bytes) at short intervals instead of
-``XREAD BLOCK``.
+poll therefore cannot ``XREAD BLOCK``: the commit script publishes the new version on ``gin:{G}:n``
+and the process's one :class:`~ginrummy.store.notify.Notifier` wakes the requests waiting on that
+game, which then read the list (see :mod:`ginrummy.store.notify`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ from typing import Any
 
 import redis
 import redis.exceptions
+
+from .notify import Notifier, wait_until
 
 # Every script returns {status, value}: 1 = done (value: the new version), 0 = stale (value: the
 # current version, or -1 when the game does not exist), 2 = the idempotency key was already used
@@ -66,6 +69,7 @@ if ARGV[1] == '1' then
 end
 redis.call('EXPIRE', KEYS[2], ttl)
 redis.call('EXPIRE', KEYS[3], ttl)
+redis.call('PUBLISH', string.sub(KEYS[1], 1, -2) .. 'n', version)
 return {1, version}
 """
 
@@ -91,10 +95,6 @@ if ARGV[1] == '1' then
 end
 return {1, 1}
 """
-
-
-# Longest pause between two looks at a game's events during a long poll (seconds).
-POLL_MAX = 0.1
 
 
 class StoreError(Exception):
@@ -183,6 +183,7 @@ class GameStore:
         self.idempotency_ttl = idempotency_ttl
         self._commit = client.register_script(COMMIT_LUA)
         self._create = client.register_script(CREATE_LUA)
+        self.notifier = Notifier(client)
 
     # --- keys -------------------------------------------------------------------------------------
     @staticmethod
@@ -234,20 +235,16 @@ class GameStore:
         """Events after the cursor ``after`` (exclusive; None: from the oldest kept), as
         ``(id, payload)``. With ``wait_ms`` > 0 and nothing new, wait up to that long for more."""
         key = self.events_key(game_id)
-        rows = self._events_after(key, after, count)
-        if rows or wait_ms <= 0:
-            return rows
+        if wait_ms <= 0:
+            return self._events_after(key, after, count)
         deadline = time.monotonic() + wait_ms / 1000
-        pause = 0.01
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return []
-            time.sleep(min(pause, left))
-            pause = min(pause * 2, POLL_MAX)
-            last = self.client.lindex(key, -1)
-            if last is not None and (after is None or _after(_text(last).partition("\t")[0], after)):
-                return self._events_after(key, after, count)
+        # Registered before the first read: a commit between that read and the wait still wakes us.
+        with self.notifier.watch(game_id) as changed:
+            while True:
+                rows = self._events_after(key, after, count)
+                if rows or time.monotonic() >= deadline:
+                    return rows
+                wait_until(changed, deadline, self.notifier.recheck_interval())
 
     def _events_after(self, key: str, after: str | None, count: int) -> list[tuple[str, str]]:
         rows = []

