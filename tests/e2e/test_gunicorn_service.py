@@ -1,4 +1,4 @@
-"""End to end through a real gunicorn process (gthread workers) and a real redis-server."""
+"""End to end through a real gunicorn process (gevent workers) and a real redis-server."""
 
 from __future__ import annotations
 

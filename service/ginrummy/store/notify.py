@@ -116,9 +116,9 @@ class Notifier:
             try:
                 pubsub = self.client.pubsub(ignore_subscribe_messages=True)
                 pubsub.psubscribe(PATTERN)
+                self._wake_all()  # whatever was committed while nobody listened
                 self.subscribed = True
                 pause = 0.05
-                self._wake_all()  # whatever was committed while nobody listened
                 while not self._stopping.is_set():
                     message = pubsub.get_message(timeout=1.0)
                     if message is not None and message.get("type") == "pmessage":
