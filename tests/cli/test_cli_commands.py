@@ -90,6 +90,6 @@ def test_not_your_turn_and_one_shot_moves(run_gin, live_service: str, tmp_path: 
     move = "pass" if any(a["type"] == "pass" for a in view["legal_actions"]) else "draw"
     moved = run_once(["act", "--json", move], gin_env(mover_home, live_service))
     assert moved.returncode == 0, moved.stderr
-    assert json.loads(moved.stdout)["view"]["history"][-1]["type"] in ("pass", "draw")
+    assert json.loads(moved.stdout)["events"][0]["type"] in ("pass", "draw")
     table = run_once(["show"], gin_env(mover_home, live_service))
     assert table.returncode == 0 and "Your hand:" in table.stdout

@@ -36,6 +36,9 @@ def test_a_whole_game_against_a_bot_in_plain_text(run_gin, config_home: Path) ->
     out = gin.output
     assert status == 0, gin.errors
     assert re.search(r"Hand \d+ over: ", out)
+    # The bot's moves are told from each move's response (its events), as they happen.
+    assert re.search(r"simple \(bot\) (drew from the stock|took \S+ from the discard pile|passed)\.", out)
+    assert re.search(r"simple \(bot\) discarded \S+\.", out)
     assert "Game 1 over" in out and "grand total" in out and "game bonus" in out
     assert "Game over." in out
     assert game_id not in saved_games(config_home)  # finished games are forgotten

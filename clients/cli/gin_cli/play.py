@@ -39,6 +39,8 @@ EVENT_WAIT = 25.0
 OVER_PHASES = ("match_over",)
 RECAP = 6
 """How many moves of the hand to retell when a game is resumed."""
+MOVE_TYPES = frozenset({"draw", "pass", "discard", "knock", "layoff"})
+"""The events that are moves of the hand (what a view's history lists)."""
 
 
 class LeaveGame(Exception):
@@ -73,6 +75,7 @@ class GameSession:
         self._announced: tuple[bool, Any] | None = None  # what "Waiting for…" line is on screen
         self._hand_on_screen: Any = None  # the cards of the last table drawn
         self._opponent_joined: bool | None = None
+        self._reply_moves: list[dict[str, Any]] = []  # the moves in the last move's response
 
     # --- the loop ----------------------------------------------------------------------------------
 
@@ -146,8 +149,12 @@ class GameSession:
                 raise
             self.refuse(f"not possible: {exc.detail}", exc.code)
             return view
-        if action is None and not self.json_mode:
-            self.screen.note("Your last move is taken back.")
+        if action is None:
+            if not self.json_mode:
+                self.screen.note("Your last move is taken back.")
+            return self.fetch()  # the hand's history got shorter: take the whole view again
+        # A move's response holds no history; its events are the moves since (docs/api.md, "Views").
+        self._reply_moves = [_as_history(e) for e in reply.get("events") or [] if e.get("type") in MOVE_TYPES]
         new_view = dict(reply.get("view") or {})
         if "version" not in new_view:
             new_view["version"] = reply.get("version")
@@ -280,10 +287,14 @@ class GameSession:
         if self.json_mode:
             return
         hand_number = view.get("hand_number")
-        history = view.get("history") or []
         seen_hand, seen = self._seen
         if seen_hand != hand_number:
             seen = 0
+        # A move's response has no history: the moves it made come after the ones already told.
+        history: list[dict[str, Any]] = (
+            view["history"] or [] if "history" in view else [{}] * seen + self._reply_moves
+        )
+        self._reply_moves = []
         seat = view.get("seat")
         if seen_hand is None and len(history) > RECAP:
             # Coming back to a game (resume): a short recap rather than the whole hand.
@@ -320,6 +331,14 @@ class GameSession:
             print(message, file=sys.stderr)
         else:
             self.screen.line(message)
+
+
+def _as_history(event: dict[str, Any]) -> dict[str, Any]:
+    """A move event in the shape of a view's history entry (a big gin's knock has no discard)."""
+    item = {k: v for k, v in event.items() if k != "id"}
+    if item.get("type") == "knock" and item.get("big_gin"):
+        item["discard"] = None
+    return item
 
 
 def _hand_cards(view: dict[str, Any]) -> tuple[Any, ...]:

@@ -180,10 +180,19 @@ class ViewOut(ma.Schema):
     legal_actions = fields.List(
         fields.Dict(), metadata={"description": "Exactly the bodies POST /v1/games/{id}/actions accepts"}
     )
-    history = fields.List(fields.Dict())
+    history = fields.List(
+        fields.Dict(),
+        metadata={
+            "description": "The live hand's moves as this seat saw them; in GET views only (a change's "
+            "response carries its events instead)"
+        },
+    )
     scores = fields.Dict()
     hands = fields.List(fields.Dict())
-    stats = fields.List(fields.Dict(), metadata={"description": "Per seat: hands won, gins, knocks, …"})
+    stats = fields.List(
+        fields.Dict(),
+        metadata={"description": "Per seat: hands won, gins, knocks, …; in GET views only"},
+    )
     commitment = fields.String(
         allow_none=True,
         metadata={"description": "SHA-256 commitment to this hand's deck order (docs/api.md)"},
@@ -222,7 +231,9 @@ class JoinedOut(ma.Schema):
 class MoveOut(ma.Schema):
     version = fields.Integer()
     events = fields.List(fields.Nested(EventOut), metadata={"description": "Incl. the bot's replies"})
-    view = fields.Nested(ViewOut)
+    view = fields.Nested(
+        ViewOut, metadata={"description": "The play view: the seat view without history and stats"}
+    )
 
 
 class EventsOut(ma.Schema):

@@ -62,6 +62,11 @@ from .errors import ActionRefused, ApiError
 log = logging.getLogger(__name__)
 
 MAX_BOT_STEPS = 400  # a hand cannot take this many bot moves in a row; a guard against a stuck loop
+# What the response of a change leaves out of the caller's view: the hand's history (the response's events
+# are what just happened) and the match statistics; GET /v1/games/{id} has both (docs/api.md, "Views").
+PLAY_VIEW_OMITS = frozenset({"history", "stats"})
+# What a bot's view leaves out: nothing a bot reads (it works out its own hand's melds itself).
+BOT_VIEW_OMITS = frozenset({"stats", "analysis"})
 DEFAULT_BOT = "simple"
 # Members of a create/join response that are secrets: sealed in the idempotency record (security.pad).
 SECRETS = ("token", "invitation")
@@ -234,9 +239,10 @@ class GameService:
         return out
 
     # --- rendering ------------------------------------------------------------------------------
-    def view(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
-        """The seat view plus the service's members: game_id, version, players, commitment."""
-        view = seat_view(loaded.game, seat)
+    def view(self, loaded: Loaded, seat: int | None, omit: frozenset[str] = frozenset()) -> dict[str, Any]:
+        """The seat view (without the parts in ``omit``) plus the service's members: game_id, version,
+        players, commitment."""
+        view = seat_view(loaded.game, seat, omit)
         people = self.players_json(loaded.meta)
         if seat is None and isinstance(view.get("players"), list):
             # The spectator view lists each seat's public card facts; add who sits there.
@@ -429,7 +435,7 @@ class GameService:
         old_version = loaded.version
         loaded.version = version = old_version + 1
         body: dict[str, Any] = {"game_id": game_id, **head} if head is not None else {"version": version}
-        body["view"] = self.view(loaded, seat)
+        body["view"] = self.view(loaded, seat, PLAY_VIEW_OMITS)
         body["events"] = [{"id": f"{version}-{i}", **e.for_seat(seat)} for i, e in enumerate(events, 1)]
         status = 201 if created else 200
         idempotency = None
@@ -528,7 +534,7 @@ class GameService:
         while not game.match_over and game.to_act == bot_seat:
             if step >= MAX_BOT_STEPS:
                 raise RuntimeError("the bot did not finish its turn")
-            view = seat_view(game, bot_seat)
+            view = seat_view(game, bot_seat, BOT_VIEW_OMITS)
             seed = decision_seed(loaded.meta["bs"], loaded.game_id, loaded.version, step)
             started = time.perf_counter()
             try:

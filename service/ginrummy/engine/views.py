@@ -46,8 +46,24 @@ def arrangement_json(arrangement: Arrangement | LayoffResult) -> dict[str, Any]:
 # -- a seat's view of the game -----------------------------------------------------------------------
 
 
-def seat_view(game: Game, seat: int | None) -> dict[str, Any]:
-    """The game as `seat` (0 or 1) may see it, or as a spectator sees it when `seat` is None."""
+# Members of the view a caller may leave out when it does not read them (they are the costly ones):
+# "history" (the live hand's moves), "stats" (per-seat figures of the match) and "analysis" (the
+# melds, deadwood and discard options of the seat's own hand; its cards stay).
+OPTIONAL_PARTS = frozenset({"history", "stats", "analysis"})
+
+
+def seat_view(game: Game, seat: int | None, omit: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """The game as `seat` (0 or 1) may see it, or as a spectator sees it when `seat` is None; without
+    the :data:`OPTIONAL_PARTS` named in `omit`.
+
+    >>> from ginrummy.engine import Game, Rules
+    >>> import random
+    >>> game = Game.new(Rules(), random.Random(1))
+    >>> sorted(set(seat_view(game, 0)) - set(seat_view(game, 0, omit=OPTIONAL_PARTS)))
+    ['history', 'stats']
+    >>> seat_view(game, 0, omit=frozenset({"analysis"}))["hand"].keys()
+    dict_keys(['cards'])
+    """
     hand = game.hand
     assert hand is not None
     live = not hand.over
@@ -62,7 +78,11 @@ def seat_view(game: Game, seat: int | None) -> dict[str, Any]:
         "spades_double": hand.spades_double,
     }
     if seat is not None:
-        view["hand"] = _own_hand(hand.hands[seat], hand.taken if hand.turn == seat else None)
+        mask = hand.hands[seat]
+        if "analysis" in omit:
+            view["hand"] = {"cards": texts(mask)}
+        else:
+            view["hand"] = _own_hand(mask, hand.taken if hand.turn == seat else None)
         view["opponent"] = _player(game, 1 - seat, live)
     else:
         view["players"] = [_player(game, s, live) for s in (0, 1)]
@@ -71,10 +91,12 @@ def seat_view(game: Game, seat: int | None) -> dict[str, Any]:
     view["knock"] = _knock(game, seat)
     view["result"] = None if live else hand_result(hand)
     view["legal_actions"] = [] if seat is None else [a.to_json() for a in game.legal_actions(seat)]
-    view["history"] = hand_history(hand, seat)
+    if "history" not in omit:
+        view["history"] = hand_history(hand, seat)
     view["scores"] = scores_view(game)
     view["hands"] = [s.to_json() for s in game.summaries]
-    view["stats"] = game.stats()
+    if "stats" not in omit:
+        view["stats"] = game.stats()
     return view
 
 
