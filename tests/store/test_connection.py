@@ -155,3 +155,50 @@ def test_sentinel_client_leaves_a_demoted_master_even_for_a_script(redis_sentine
     assert client.connection_pool.get_master_address() == new_master
     assert redis_sentinel.master().client().get("k") == b"after"
     client.close()
+
+
+def test_every_topology_gets_a_blocking_pool_of_bounded_size(
+    redis_url: str, redis_sentinel_url: str, redis_cluster_url: str
+) -> None:
+    single = make_client(redis_url)
+    assert isinstance(single.connection_pool, redis.BlockingConnectionPool)
+    assert single.connection_pool.max_connections == 50
+    assert make_client(redis_url + "?max_connections=7").connection_pool.max_connections == 7
+    sentinel = make_client(redis_sentinel_url + "?max_connections=9")
+    assert isinstance(sentinel.connection_pool, redis.BlockingConnectionPool)
+    assert sentinel.connection_pool.max_connections == 9
+    assert sentinel.ping()
+    cluster = make_client(redis_cluster_url)
+    assert isinstance(cluster, RedisCluster)
+    pools = [node.redis_connection.connection_pool for node in cluster.get_nodes()]
+    assert pools and all(isinstance(p, redis.BlockingConnectionPool) for p in pools)
+    assert all(p.max_connections == 50 for p in pools)
+    for client in (single, sentinel, cluster):
+        client.close()
+
+
+def test_more_concurrent_commands_than_connections_wait_their_turn(redis_url: str) -> None:
+    """Under gevent thousands of requests may reach Redis at once: they queue, none is refused."""
+    import threading
+
+    client = make_client(redis_url + "?max_connections=2")
+    failures: list[BaseException] = []
+    key = f"test:{uuid.uuid4().hex}"
+
+    def work() -> None:
+        try:
+            for _ in range(20):
+                client.incr(key)
+        except BaseException as error:  # noqa: BLE001 - collected for the assertion below
+            failures.append(error)
+
+    threads = [threading.Thread(target=work) for _ in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert failures == []
+    assert int(client.get(key)) == 16 * 20
+    assert len(client.connection_pool._connections) <= 2
+    client.delete(key)
+    client.close()

@@ -198,12 +198,26 @@ class GameService:
         return self._decode(game_id, stored)
 
     # --- seats ----------------------------------------------------------------------------------
-    @staticmethod
-    def seat_of(loaded: Loaded, token: str | None) -> int | None:
+    def reader_seat(self, game_id: str, token: str | None) -> int | None:
+        """The seat of a reader of the game's events (None: a spectator). Only the game's meta is decoded:
+        a long poll or a stream is not a reason to load the engine's state."""
+        security.check_game_id(game_id)
+        stored = self.store.load(game_id)
+        if stored is None:
+            raise _not_found(game_id)
+        meta = orjson.loads(stored.doc.partition("\n")[0])
+        return self.seat_in(meta, token)
+
+    @classmethod
+    def seat_of(cls, loaded: Loaded, token: str | None) -> int | None:
         """The seat a token belongs to in this game; None without a token (a spectator)."""
+        return cls.seat_in(loaded.meta, token)
+
+    @staticmethod
+    def seat_in(meta: dict[str, Any], token: str | None) -> int | None:
         if token is None:
             return None
-        for seat, player in enumerate(loaded.meta["p"]):
+        for seat, player in enumerate(meta["p"]):
             if security.matches(token, player.get("k")):
                 return seat
         raise ApiError(403, "forbidden", "this token is not a seat token of this game")

@@ -38,8 +38,7 @@ def _wanted_type() -> str:
 
 
 def events_response(svc: GameService, game_id: str, token: str | None, query: dict[str, Any]) -> Response:
-    loaded = svc.load(game_id)
-    seat = svc.seat_of(loaded, token)
+    seat = svc.reader_seat(game_id, token)
     after: str | None = query.get("after")
     kind = _wanted_type()
     if kind == SSE and after is None:

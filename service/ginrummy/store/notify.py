@@ -32,7 +32,7 @@ import redis.exceptions
 log = logging.getLogger(__name__)
 
 PATTERN = "gin:*:n"
-RECHECK = 10.0  # seconds between a waiter's own looks at its game while the listener is subscribed
+RECHECK = 30.0  # seconds between a waiter's own looks at its game while the listener is subscribed
 RECHECK_UNSUBSCRIBED = 0.5  # … and while it is not
 RETRY_MAX = 2.0  # longest pause between two attempts to subscribe
 
