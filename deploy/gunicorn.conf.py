@@ -66,6 +66,10 @@ bind = [b.strip() for b in os.environ.get("GIN_BIND", "").split(",") if b.strip(
 worker_class = "gevent"
 workers = _int_env("GIN_WORKERS", _default_workers())
 worker_connections = _int_env("GIN_WORKER_CONNECTIONS", 5000)
+# Each worker listens on its own SO_REUSEPORT socket, so the kernel spreads new connections evenly over
+# the workers. On one shared socket, whichever gevent worker woke first accepted nearly every connection:
+# under 16 keep-alive clients one worker ran at 100 % while the other idled.
+reuse_port = True
 # gevent workers heartbeat from their own greenlet, so a 30 s long poll does not trip this.
 timeout = 60
 graceful_timeout = _int_env("GIN_GRACEFUL_TIMEOUT", 30)
