@@ -151,14 +151,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, default=2.0, help="seconds before measuring (default 2)")
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--workers", type=int, default=1, help="gunicorn workers per instance (default 1)")
-    parser.add_argument("--threads", type=int, default=16, help="gthread threads per worker (default 16)")
     parser.add_argument("--no-cluster", action="store_true", help="skip the Redis Cluster phase")
     args = parser.parse_args(argv)
     workdir = Path(tempfile.mkdtemp(prefix="gin-scaleout-"))
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(
-        f"{cores} CPU cores; {args.clients} clients; each instance: gunicorn gthread {args.workers} worker(s)"
-        f" x {args.threads} threads; round-robin TCP proxy (bench/rrproxy.py); all on loopback"
+        f"{cores} CPU cores; {args.clients} clients; each instance: gunicorn gevent {args.workers} worker(s)"
+        "; round-robin TCP proxy (bench/rrproxy.py); all on loopback"
     )
     results: dict[str, dict[str, float]] = {}
     with EmbeddedRedis(workdir / "redis") as server:
@@ -166,7 +165,6 @@ def main(argv: list[str] | None = None) -> int:
             **os.environ,
             "REDIS_URL": server.url,
             "GIN_WORKERS": str(args.workers),
-            "GIN_THREADS": str(args.threads),
             "PYTHONPATH": str(ROOT / "service"),
         }
         redis_pid = [server.process.pid] if server.process else []
