@@ -25,12 +25,15 @@ FROM python:3.11-slim-bookworm
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     PYTHONDONTWRITEBYTECODE=1 \
-    GIN_BIND=0.0.0.0:8000
+    GIN_BIND=0.0.0.0:8000 \
+    GIN_WEB_DIR=/app/clients/web
 RUN groupadd --system --gid 10001 gin \
     && useradd --system --uid 10001 --gid gin --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin gin
 COPY --from=build /opt/venv /opt/venv
 WORKDIR /app
 COPY deploy/gunicorn.conf.py deploy/healthcheck.py deploy/
+# The web client at /play: static files, served by the app.
+COPY clients/web clients/web
 USER 10001:10001
 EXPOSE 8000
 # gunicorn drains on SIGTERM: it stops accepting and lets in-flight requests finish (graceful_timeout).

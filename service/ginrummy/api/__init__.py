@@ -14,7 +14,7 @@ from flask import Flask, Response, send_from_directory
 
 from ginrummy.store import GameStore, make_client
 
-from . import errors, observability, routes
+from . import errors, observability, routes, web
 from .config import Config
 from .errors import ProblemApi
 from .service import GameService
@@ -41,7 +41,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             "info": {
                 "description": "Play Gin Rummy over HTTP. Errors are application/problem+json with a stable "
                 "`code`. See docs/api.md for the walk-through, concurrency (ETag/If-Match), idempotency and "
-                "the fair-shuffle commitment."
+                "the fair-shuffle commitment. Browsers on other origins may call the API when the service "
+                "allows their origin (`GIN_CORS_ORIGINS`: a list of origins or `*`; unset: same origin "
+                "only): preflights allow `Authorization`, `Content-Type`, `If-Match`, `If-None-Match`, "
+                "`Idempotency-Key`, `Last-Event-ID` and `X-Request-ID`; `ETag`, `Idempotent-Replayed`, "
+                "`Retry-After`, `Location` and `X-Request-ID` are exposed; no credentials (bearer tokens)."
             },
             "servers": [{"url": "/"}],
         },
@@ -71,6 +75,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     errors.register(app)
     app.add_url_rule("/docs/static/<path:filename>", "swagger_ui_static", _swagger_ui_file)
     observability.init_app(app)
+    web.init_app(app, settings)
     return app
 
 

@@ -34,6 +34,8 @@ class Config:
     stream_keepalive: int = 15  # seconds between keep-alives on NDJSON/SSE streams
     stream_max: int = 300  # seconds one stream response stays open (clients reconnect with a cursor)
     allow_seed: bool = False  # accept a "seed" at game creation (tests and replays only)
+    cors_origins: str = ""  # origins allowed to call the API from a browser ("*" or a,b,…); empty: own only
+    web_dir: str = ""  # the web client's files served at /play; empty: clients/web of the checkout
 
     @staticmethod
     def env_name(field_name: str) -> str:
