@@ -67,6 +67,7 @@ def init_app(app: Flask, settings: Config) -> None:
             allow_headers=ALLOWED_HEADERS,
             expose_headers=EXPOSED_HEADERS,
             supports_credentials=False,
+            send_wildcard=origins == "*",  # any origin: "*" rather than an echo of each one
             max_age=PREFLIGHT_MAX_AGE,
         )
     app.config["GIN_WEB_DIR"] = Path(settings.web_dir) if settings.web_dir else default_web_dir()
