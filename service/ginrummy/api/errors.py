@@ -130,10 +130,18 @@ def handle_engine_error(error: GinRummyError) -> Response:
     return problem(status, error.code, str(error) or error.code)
 
 
+# Seconds a client should wait before trying again after a 503 (Redis down, hung, or failing over).
+RETRY_AFTER = 1
+STORE_UNAVAILABLE = (
+    "the game store is unavailable; try again in a moment. A change is applied whole or not at all: "
+    "resend it with the same Idempotency-Key (or GET the game first)"
+)
+
+
 def handle_store_unavailable(error: Exception) -> Response:
-    """Redis is down or refused: nothing was changed (every change is one atomic commit)."""
+    """Redis is down, hung or refused: 503 with Retry-After (every change is one atomic commit)."""
     observability.record_redis_error(type(error).__name__)
-    return problem(503, "store_unavailable", "the game store is unavailable; nothing was changed")
+    return problem(503, "store_unavailable", STORE_UNAVAILABLE, headers={"Retry-After": str(RETRY_AFTER)})
 
 
 class ProblemSchema(ma.Schema):

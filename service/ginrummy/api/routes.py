@@ -18,7 +18,7 @@ from ginrummy.engine import PRESETS, Rules, analyze_hand
 from ginrummy.engine.rules import OPTION_DOCS, PRESET_DOCS
 
 from . import schemas, security, streaming
-from .errors import PROBLEM_JSON, ApiError, ProblemSchema
+from .errors import PROBLEM_JSON, RETRY_AFTER, ApiError, ProblemSchema
 from .service import DEFAULT_BOT, GameService, Outcome, Request, fingerprint
 
 games = Blueprint("games", __name__, url_prefix="/v1/games", description="Games: create, join, view and play")
@@ -317,5 +317,7 @@ def healthz() -> Response:
 def readyz() -> Response:
     """Ready to serve: Redis answers"""
     if not service().store.ping():
-        raise ApiError(503, "store_unavailable", "Redis does not answer")
+        raise ApiError(
+            503, "store_unavailable", "Redis does not answer", headers={"Retry-After": str(RETRY_AFTER)}
+        )
     return render(Outcome(200, {"status": "ready"}))

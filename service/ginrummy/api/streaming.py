@@ -5,7 +5,9 @@ so the successor of ``v-i`` is ``v-(i+1)`` or ``(v+1)-1``; when the first event 
 older events were trimmed away and the answer says ``"truncated": true`` (the client should GET the view).
 Streams send a keep-alive (an NDJSON ``{"type": "keepalive"}`` line, an SSE comment) after
 ``GIN_STREAM_KEEPALIVE`` seconds without events, and end after ``?wait=`` seconds (at most
-``GIN_STREAM_MAX``); clients reconnect with the last cursor (SSE: ``Last-Event-ID``).
+``GIN_STREAM_MAX``); clients reconnect with the last cursor (SSE: ``Last-Event-ID``). Should Redis fail
+during a stream, its last line is ``{"type": "error", "code": "store_unavailable", "retry_after": 1, …}``
+(SSE: ``event: error`` with ``retry:``) and it ends: reconnect from the last cursor after that delay.
 """
 
 from __future__ import annotations
@@ -17,7 +19,10 @@ from typing import Any
 import orjson
 from flask import Response, request, stream_with_context
 
-from .errors import ApiError
+from ginrummy.store import StoreUnavailable
+
+from . import observability
+from .errors import RETRY_AFTER, STORE_UNAVAILABLE, ApiError
 from .service import GameService, seat_event
 
 NDJSON = "application/x-ndjson"
@@ -82,7 +87,17 @@ def _stream(
         if left <= 0:
             return
         wait_ms = int(min(keepalive, left) * 1000) or 1
-        rows = svc.store.read_events(game_id, after, count=PAGE_SIZE, wait_ms=wait_ms)
+        try:
+            rows = svc.store.read_events(game_id, after, count=PAGE_SIZE, wait_ms=wait_ms)
+        except StoreUnavailable as error:
+            # The headers are long gone: end the stream with a last line saying why and when to come
+            # back (from the last cursor), rather than cutting the connection.
+            observability.record_redis_error(type(error).__name__)
+            gone = {"type": "error", "code": "store_unavailable", "detail": STORE_UNAVAILABLE}
+            gone["retry_after"] = RETRY_AFTER
+            text = orjson.dumps(gone).decode()
+            yield f"retry: {RETRY_AFTER * 1000}\nevent: error\ndata: {text}\n\n" if sse else text + "\n"
+            return
         if not rows:
             yield ": keep-alive\n\n" if sse else '{"type":"keepalive"}\n'
             continue

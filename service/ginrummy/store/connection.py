@@ -41,8 +41,10 @@ from typing import IO, Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 import redis
+from redis.backoff import ExponentialWithJitterBackoff
 from redis.cluster import ClusterNode, RedisCluster
 from redis.connection import BlockingConnectionPool, SSLConnection
+from redis.retry import Retry
 from redis.sentinel import Sentinel, SentinelConnectionPool, SentinelManagedConnection
 
 RedisClient = redis.Redis | RedisCluster
@@ -53,7 +55,18 @@ CLUSTER_SCHEMES = ("redis+cluster", "rediss+cluster")
 _FLOAT_PARAMS = ("socket_timeout", "socket_connect_timeout")
 _INT_PARAMS = ("max_connections",)
 MAX_CONNECTIONS = 50  # connections of one process to one Redis server
-POOL_TIMEOUT = 5.0  # seconds a command waits for a free connection before it fails (503)
+POOL_TIMEOUT = 1.0  # seconds a command waits for a free connection before it fails (503)
+# A Redis that is down or hung must cost a request well under 2 s, not redis-py's defaults (no socket
+# timeout at all, and 10 retries with backoff): one command waits at most SOCKET_TIMEOUT for an answer
+# and is tried twice (a retry also follows a Sentinel failover). A retried commit is safe: the commit
+# script checks the version it expects, so a second run is refused as stale.
+SOCKET_TIMEOUT = 0.8
+CONNECT_TIMEOUT = 0.5
+RETRIES = 1
+
+
+def _retry() -> Retry:
+    return Retry(ExponentialWithJitterBackoff(base=0.01, cap=0.1), RETRIES)
 
 
 class RedisUrlError(ValueError):
@@ -82,8 +95,15 @@ def make_client(url: str, *, decode_responses: bool = False, **kwargs: Any) -> R
         if scheme != "unix" and path and not path.isdigit():
             # redis-py would silently use database 0 here.
             raise RedisUrlError(f"bad database number {path!r} in Redis URL {redact_url(url)!r}")
-        if "max_connections" not in dict(parse_qsl(urlsplit(url).query)):
-            kwargs.setdefault("max_connections", MAX_CONNECTIONS)
+        query = dict(parse_qsl(urlsplit(url).query))
+        for name, default in (
+            ("max_connections", MAX_CONNECTIONS),
+            ("socket_timeout", SOCKET_TIMEOUT),
+            ("socket_connect_timeout", CONNECT_TIMEOUT),
+        ):
+            if name not in query:
+                kwargs.setdefault(name, default)
+        kwargs.setdefault("retry", _retry())
         try:
             return redis.Redis(connection_pool=BlockingConnectionPool.from_url(url, **kwargs))
         except ValueError as exc:
@@ -196,6 +216,9 @@ def _sentinel_client(url: str, scheme: str, kwargs: dict[str, Any]) -> redis.Red
     sentinel_password = query.pop("sentinel_password", None)
     _apply_query(url, query, kwargs, _FLOAT_PARAMS + _INT_PARAMS)
     kwargs.setdefault("max_connections", MAX_CONNECTIONS)
+    kwargs.setdefault("socket_timeout", SOCKET_TIMEOUT)
+    kwargs.setdefault("socket_connect_timeout", CONNECT_TIMEOUT)
+    kwargs.setdefault("retry", _retry())
     hosts = [(h, p or 26379) for h, p in hosts]
     node_kwargs: dict[str, Any] = dict(kwargs, db=db, username=username, password=password)
     if scheme.startswith("rediss"):
@@ -252,6 +275,9 @@ def _cluster_client(url: str, scheme: str, kwargs: dict[str, Any]) -> RedisClust
         raise RedisUrlError(f"Redis Cluster has only database 0; remove the path from {redact_url(url)!r}")
     _apply_query(url, query, kwargs, _FLOAT_PARAMS + _INT_PARAMS)
     kwargs.setdefault("max_connections", MAX_CONNECTIONS)
+    kwargs.setdefault("socket_timeout", SOCKET_TIMEOUT)
+    kwargs.setdefault("socket_connect_timeout", CONNECT_TIMEOUT)
+    kwargs.setdefault("retry", _retry())  # the cluster client's own retries; its nodes' are off
     kwargs["connection_pool_class"] = BlockingConnectionPool
     # redis-py gives the nodes pools of that class only for a client made from a URL: name the first
     # node as one (the others stay startup nodes).

@@ -116,6 +116,10 @@ class Notifier:
             try:
                 pubsub = self.client.pubsub(ignore_subscribe_messages=True)
                 pubsub.psubscribe(PATTERN)
+                if pubsub.connection is not None:
+                    # redis-py reconnects and resubscribes by itself after a dropped connection: what was
+                    # published meanwhile is lost, so every waiter looks at its game again.
+                    pubsub.connection.register_connect_callback(self._reconnected)
                 self._wake_all()  # whatever was committed while nobody listened
                 self.subscribed = True
                 pause = 0.05
@@ -135,6 +139,9 @@ class Notifier:
                 if pubsub is not None:
                     with contextlib.suppress(Exception):
                         pubsub.close()
+
+    def _reconnected(self, connection: Any) -> None:
+        self._wake_all()
 
     def _wake(self, game_id: str) -> None:
         with self._lock:
