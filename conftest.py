@@ -1,3 +1,9 @@
 """Shared pytest plugins: real Redis servers and a real running service."""
 
+import os
+
+# Rate limits count per client address, and every test client is 127.0.0.1: the suite turns them off
+# (for the apps it makes and the gunicorn processes it starts) and tests them where it means to.
+os.environ.setdefault("GIN_RATE_LIMITS", "0")
+
 pytest_plugins = ["tests.fixtures.redis_servers", "tests.fixtures.live_service"]

@@ -299,6 +299,7 @@ async def run_load(
     return recorder, games
 
 
+LIMITS = ("CREATE", "MOVE", "READ", "WAIT", "ADDRESS")
 PHASES = {
     "floor": "floor: Flask WATCH/MULTI 2 KB RMW",
     "human": "move, 2 humans (+ the other's GET)",
@@ -400,6 +401,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rounds", type=int, default=3, help="interleaved rounds of the three phases (default 3)"
     )
+    parser.add_argument(
+        "--rate-limits",
+        action="store_true",
+        help="count every request against the rate limits (never refused)",
+    )
     args = parser.parse_args(argv)
     workdir = Path(tempfile.mkdtemp(prefix="gin-bench-"))
     (workdir / "floor_app.py").write_text(FLOOR_APP)
@@ -411,6 +417,10 @@ def main(argv: list[str] | None = None) -> int:
         env = {
             **os.environ,
             "REDIS_URL": server.url,
+            # Every client is 127.0.0.1: with --rate-limits the limits count every request (their cost is
+            # measured) under budgets too large to refuse any; without, they are off.
+            "GIN_RATE_LIMITS": "1" if args.rate_limits else "0",
+            **({f"GIN_LIMIT_{b}": "100000000/minute" for b in LIMITS} if args.rate_limits else {}),
             "GIN_WORKERS": str(args.workers),
             "PYTHONPATH": os.pathsep.join([str(workdir), str(ROOT / "service")]),
         }

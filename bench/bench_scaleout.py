@@ -164,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
         env = {
             **os.environ,
             "REDIS_URL": server.url,
+            "GIN_RATE_LIMITS": "0",  # every client is 127.0.0.1: the limits would answer 429
             "GIN_WORKERS": str(args.workers),
             "PYTHONPATH": str(ROOT / "service"),
         }

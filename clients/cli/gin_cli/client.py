@@ -12,6 +12,7 @@ code and the problem body. A connection failure becomes :class:`ServiceUnreachab
 
 from __future__ import annotations
 
+import time
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +24,12 @@ DEFAULT_TIMEOUT = 10.0
 
 ACTION_RETRIES = 2
 """How many times an action POST is sent again after a network error (safe: same Idempotency-Key)."""
+
+WAIT_RETRIES = 3
+"""How many times a request is sent again after a 429 or 503 that says when (Retry-After)."""
+
+MAX_WAIT_RETRY = 30.0
+"""Seconds: a longer Retry-After is not waited for; the error is shown."""
 
 
 class ApiError(Exception):
@@ -67,6 +74,21 @@ def version_of_etag(etag: str | None) -> int | None:
     return int(text) if text.isdigit() else None
 
 
+def retry_after(response: requests.Response) -> float | None:
+    """The seconds of a response's ``Retry-After`` when it is a short wait worth making, else None.
+
+    >>> r = requests.Response(); r.headers["Retry-After"] = "2"; retry_after(r)
+    2.0
+    >>> r.headers["Retry-After"] = "3600"; retry_after(r) is None
+    True
+    """
+    text = response.headers.get("Retry-After", "").strip()
+    if not text.isdigit():
+        return None
+    seconds = float(text)
+    return seconds if seconds <= MAX_WAIT_RETRY else None
+
+
 class GinClient:
     """A thin client of the ``/v1`` HTTP API. The ``session`` is passed in (tests, retries, proxies)."""
 
@@ -90,17 +112,26 @@ class GinClient:
         if token is not None:
             all_headers["Authorization"] = f"Bearer {token}"
         all_headers.update(headers or {})
-        try:
-            response = self.session.request(
-                method,
-                self.base_url + path,
-                json=json,
-                params=params,
-                headers=all_headers,
-                timeout=timeout if timeout is not None else self.timeout,
-            )
-        except (requests.ConnectionError, requests.Timeout) as exc:
-            raise ServiceUnreachable(f"cannot reach the service at {self.base_url}: {_reason(exc)}") from exc
+        for attempt in range(WAIT_RETRIES + 1):
+            try:
+                response = self.session.request(
+                    method,
+                    self.base_url + path,
+                    json=json,
+                    params=params,
+                    headers=all_headers,
+                    timeout=timeout if timeout is not None else self.timeout,
+                )
+            except (requests.ConnectionError, requests.Timeout) as exc:
+                raise ServiceUnreachable(
+                    f"cannot reach the service at {self.base_url}: {_reason(exc)}"
+                ) from exc
+            # 429 (a rate limit) and 503 (Redis failing over) say when to come back: wait and resend.
+            # Every POST carries an Idempotency-Key, so a resent change is never applied twice.
+            delay = retry_after(response) if response.status_code in (429, 503) else None
+            if delay is None or attempt == WAIT_RETRIES:
+                break
+            time.sleep(delay)
         data = _decode(response)
         if response.status_code >= 400:
             problem = data if isinstance(data, dict) else {"detail": response.text[:200] or response.reason}

@@ -14,7 +14,7 @@ from flask import Flask, Response, send_from_directory
 
 from ginrummy.store import GameStore, make_client
 
-from . import errors, observability, routes, web
+from . import errors, limits, observability, routes, web
 from .config import Config
 from .errors import ProblemApi
 from .service import GameService
@@ -53,7 +53,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config["GINRUMMY"] = settings
     known = {f.name for f in fields(Config)} | {Config.env_name(f.name) for f in fields(Config)}
     app.config.update({k: v for k, v in (config or {}).items() if k not in known})  # e.g. TESTING
-    client = make_client(settings.redis_url or DEFAULT_REDIS_URL)
+    redis_url = settings.redis_url or DEFAULT_REDIS_URL
+    client = make_client(redis_url)
     store = GameStore(
         client,
         live_ttl=settings.live_ttl,
@@ -76,6 +77,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.add_url_rule("/docs/static/<path:filename>", "swagger_ui_static", _swagger_ui_file)
     observability.init_app(app)
     web.init_app(app, settings)
+    limits.init_app(app, settings, redis_url, client)
     return app
 
 

@@ -36,6 +36,12 @@ class Config:
     allow_seed: bool = False  # accept a "seed" at game creation (tests and replays only)
     cors_origins: str = ""  # origins allowed to call the API from a browser ("*" or a,b,…); empty: own only
     web_dir: str = ""  # the web client's files served at /play; empty: clients/web of the checkout
+    rate_limits: bool = True  # the budgets below (api/limits.py); off for benchmarks and tests
+    limit_create: str = "30/minute"  # POST /v1/games, per address
+    limit_move: str = "600/minute"  # other POSTs on a game, per seat token (per address without one)
+    limit_read: str = "1200/minute"  # GETs and analyze, per seat token (per address without one)
+    limit_wait: str = "120/minute"  # event pages, long polls and streams, per token (or address)
+    limit_address: str = "6000/minute"  # everything of one client address together
 
     @staticmethod
     def env_name(field_name: str) -> str:

@@ -179,6 +179,9 @@ class ProblemApi(Api):  # type: ignore[misc]  # flask-smorest ships no type hint
         self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
 
     def handle_http_exception(self, error: HTTPException) -> Response:
+        if isinstance(error.response, Response):
+            # It brings its own problem+json already (the rate limits' 429, see api/limits.py).
+            return error.response
         status = error.code or 500
         code = HTTP_CODES.get(status, "http_error")
         data = getattr(error, "data", None) or {}

@@ -56,6 +56,7 @@ BOT_DECISION = Histogram(
     "gin_bot_decision_seconds", "Time a bot took to choose one action", ["bot"], buckets=_BOT_BUCKETS
 )
 REDIS_ERRORS = Counter("gin_redis_errors", "Redis operations that failed, by kind", ["kind"])
+RATE_LIMITED = Counter("gin_rate_limited", "Requests refused with 429, by budget", ["budget"])
 
 # Label values come from fixed sets so that bad input can never grow the number of time series.
 ACTION_TYPES = frozenset({"deal", "draw", "pass", "discard", "knock", "layoff", "undo"})
@@ -85,6 +86,11 @@ def observe_bot_decision(seconds: float, bot: str = "bot") -> None:
 def record_redis_error(kind: str = "error") -> None:
     """Count one failed Redis operation (``kind``: e.g. the exception class name, ``"timeout"``)."""
     REDIS_ERRORS.labels(kind=_label(kind)).inc()
+
+
+def record_rate_limited(budget: str) -> None:
+    """Count one request refused by a rate limit (``budget``: create, move, read, wait)."""
+    RATE_LIMITED.labels(budget=_label(budget)).inc()
 
 
 def _label(value: str) -> str:

@@ -93,11 +93,16 @@ def render(outcome: Outcome) -> Response:
     return response
 
 
-def error_responses(*statuses: int) -> dict[str, Any]:
+# Any /v1 operation may meet a rate limit (429) or a store that is down (503), both with Retry-After.
+ALWAYS = (429, 503)
+
+
+def error_responses(*statuses: int, limited: bool = True) -> dict[str, Any]:
+    """The problem+json responses of an operation (``limited``: a /v1 one, under the rate limits)."""
     return {
         "responses": {
             str(s): {"description": "problem+json", "content": {PROBLEM_JSON: {"schema": ProblemSchema}}}
-            for s in statuses
+            for s in sorted({*statuses, *(ALWAYS if limited else ())})
         }
     }
 
@@ -313,7 +318,7 @@ def healthz() -> Response:
 
 @health.route("/readyz", methods=["GET"])
 @health.response(200, schemas.HealthOut)
-@health.doc(**error_responses(503))
+@health.doc(**error_responses(503, limited=False))
 def readyz() -> Response:
     """Ready to serve: Redis answers"""
     if not service().store.ping():

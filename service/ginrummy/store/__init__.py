@@ -1,6 +1,6 @@
 """The only code that talks to Redis: the game store and the Redis client factory."""
 
-from .connection import EmbeddedRedis, make_client
+from .connection import EmbeddedRedis, make_client, rate_limit_storage
 from .games import (
     GameExists,
     GameMissing,
@@ -25,4 +25,5 @@ __all__ = [
     "StoreUnavailable",
     "Stored",
     "make_client",
+    "rate_limit_storage",
 ]

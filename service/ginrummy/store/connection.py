@@ -118,6 +118,40 @@ def make_client(url: str, *, decode_responses: bool = False, **kwargs: Any) -> R
     )
 
 
+def rate_limit_storage(url: str, client: RedisClient) -> tuple[str, dict[str, Any]]:
+    """The storage URI and options of the ``limits`` library (flask-limiter's counters) for the service's
+    own Redis: the same server(s) — through the same blocking pool where the library takes a pool —
+    with the same short timeouts, and the counters' keys under ``gin:limits``.
+
+    >>> rate_limit_storage("redis+cluster://h1:7000,h2:7000?max_connections=9", None)[0]
+    'redis+cluster://h1:7000,h2:7000'
+    """
+    base = url.strip().split("?", 1)[0]
+    scheme = base.split("://", 1)[0].lower()
+    options: dict[str, Any] = {"key_prefix": "gin:limits"}
+    if scheme in SINGLE_SCHEMES:
+        assert isinstance(client, redis.Redis)
+        uri = "redis+unix://" + base.split("://", 1)[1] if scheme == "unix" else base
+        return uri, {**options, "connection_pool": client.connection_pool}
+    if scheme.startswith("rediss+"):
+        raise RedisUrlError(
+            f"rate limits cannot use {scheme}:// yet; set GIN_RATE_LIMITS=0 or use TLS-less Redis"
+        )
+    timeouts = {"socket_timeout": SOCKET_TIMEOUT, "socket_connect_timeout": CONNECT_TIMEOUT}
+    if scheme in SENTINEL_SCHEMES:
+        segments, query = _parse_multi(url.strip())[3:]
+        service = segments[0] if segments else ""
+        netloc = base.split("://", 1)[1].split("/", 1)[0]
+        sentinel: dict[str, Any] = dict(timeouts)
+        if "sentinel_password" in query:
+            sentinel["password"] = query["sentinel_password"]
+        options.update(timeouts, use_replicas=False, sentinel_kwargs=sentinel)
+        if len(segments) == 2:
+            options["db"] = int(segments[1])
+        return f"{scheme}://{netloc}/{service}", options
+    return base, {**options, **timeouts}
+
+
 def redact_url(url: str) -> str:
     """``url`` with any password replaced by ``***``, fit for logs.
 

@@ -1,0 +1,95 @@
+"""Rate limits (flask-limiter, counted in the real Redis): budgets per seat token and per address, 429
+problem+json with Retry-After and the RateLimit headers, exemptions, and failing open without Redis."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from ginrummy.api import create_app
+
+from .gameplay import choose
+
+_addresses = (f"203.0.113.{n}" for n in itertools.count(1))  # TEST-NET-3: one fresh client per test
+
+
+def limited_app(redis_url: str, **budgets: Any) -> Flask:
+    return create_app({"redis_url": redis_url, "rate_limits": True, **budgets})
+
+
+@pytest.fixture
+def address() -> str:
+    return next(_addresses)
+
+
+def client_at(app: Flask, address: str) -> FlaskClient:
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return client
+
+
+def test_creating_games_beyond_the_budget_is_refused_with_429(redis_url: str, address: str) -> None:
+    client = client_at(limited_app(redis_url, limit_create="3/minute"), address)
+    for n in range(3):
+        response = client.post("/v1/games", json={})
+        assert response.status_code == 201
+        assert response.headers["RateLimit-Limit"] == "3"
+        assert response.headers["RateLimit-Remaining"] == str(2 - n)
+        assert 0 < int(response.headers["RateLimit-Reset"]) <= 61  # seconds, rounded up
+    refused = client.post("/v1/games", json={})
+    assert refused.status_code == 429 and refused.mimetype == "application/problem+json"
+    body = refused.get_json()
+    assert body["code"] == "rate_limited" and body["status"] == 429 and "3 per 1 minute" in body["detail"]
+    assert 1 <= int(refused.headers["Retry-After"]) <= 61
+    assert refused.headers["RateLimit-Remaining"] == "0"
+    # Another client is not affected.
+    assert client_at(client.application, next(_addresses)).post("/v1/games", json={}).status_code == 201
+    metrics = client.get("/metrics").get_data(as_text=True)
+    assert 'gin_rate_limited_total{budget="create"}' in metrics
+
+
+def test_a_flooding_seat_is_stopped_while_another_seat_plays_on(redis_url: str, address: str) -> None:
+    """Both seats play from the same address: the budget of moves is per seat token."""
+    client = client_at(limited_app(redis_url, limit_move="4/minute"), address)
+    seats = []
+    for _ in range(2):
+        created = client.post("/v1/games", json={"opponent": {"type": "bot"}}).get_json()
+        seats.append((created["game_id"], {"Authorization": f"Bearer {created['token']}"}))
+
+    def move(game_id: str, auth: dict[str, str]) -> int:
+        view = client.get(f"/v1/games/{game_id}", headers=auth).get_json()
+        headers = {**auth, "If-Match": f'"{view["version"]}"'}
+        return client.post(f"/v1/games/{game_id}/actions", json=choose(view), headers=headers).status_code
+
+    flooder, player = seats
+    assert [move(*flooder) for _ in range(4)] == [200] * 4
+    assert move(*flooder) == 429
+    assert [move(*player) for _ in range(4)] == [200] * 4
+
+
+def test_health_metrics_and_the_documents_are_exempt(redis_url: str, address: str) -> None:
+    client = client_at(limited_app(redis_url, limit_address="2/minute"), address)
+    for _ in range(4):
+        assert client.get("/healthz").status_code == 200
+        assert client.get("/readyz").status_code == 200
+        assert client.get("/metrics").status_code == 200
+        assert client.get("/openapi.json").status_code == 200
+    assert [client.get("/v1/rules").status_code for _ in range(3)] == [200, 200, 429]
+
+
+def test_without_redis_the_limits_let_requests_through() -> None:
+    """The limits fail open: what needs no Redis still answers, what needs it answers 503, never 500."""
+    app = create_app({"redis_url": "redis://127.0.0.1:1/0", "rate_limits": True})
+    client = client_at(app, next(_addresses))
+    assert client.get("/v1/rules").status_code == 200
+    assert client.post("/v1/games", json={}).status_code == 503
+
+
+@pytest.mark.parametrize("topology", ["sentinel", "cluster"])
+def test_the_limits_count_on_sentinel_and_cluster_too(topology: str, request: pytest.FixtureRequest) -> None:
+    url = request.getfixturevalue("redis_sentinel_url" if topology == "sentinel" else "redis_cluster_url")
+    client = client_at(limited_app(url, limit_create="2/minute"), next(_addresses))
+    assert [client.post("/v1/games", json={}).status_code for _ in range(3)] == [201, 201, 429]
