@@ -299,7 +299,7 @@ async def run_load(
     return recorder, games
 
 
-LIMITS = ("CREATE", "MOVE", "READ", "WAIT", "ADDRESS")
+LIMITS = ("CREATE", "MOVE", "READ", "WAIT")
 PHASES = {
     "floor": "floor: Flask WATCH/MULTI 2 KB RMW",
     "human": "move, 2 humans (+ the other's GET)",

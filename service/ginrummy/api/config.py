@@ -41,7 +41,6 @@ class Config:
     limit_move: str = "600/minute"  # other POSTs on a game, per seat token (per address without one)
     limit_read: str = "1200/minute"  # GETs and analyze, per seat token (per address without one)
     limit_wait: str = "120/minute"  # event pages, long polls and streams, per token (or address)
-    limit_address: str = "6000/minute"  # everything of one client address together
 
     @staticmethod
     def env_name(field_name: str) -> str:

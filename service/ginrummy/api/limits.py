@@ -12,12 +12,14 @@ read       ``GET`` views, hints, hands, rules, bots; analyze       ``1200/minute
 wait       ``GET …/events`` (pages, long polls, streams)           ``120/minute`` (WAIT)
 =========  ======================================================  ==========================
 
-and every address has one more budget over all of them (``GIN_LIMIT_ADDRESS``, ``6000/minute``), so that
-changing tokens does not escape the limits. Health, metrics, the web client and the API documents are
-exempt. A refused request gets ``429`` problem+json (code ``rate_limited``) with ``Retry-After``; every
-limited response carries ``RateLimit-Limit``, ``RateLimit-Remaining`` and ``RateLimit-Reset`` (seconds)
-of the budget closest to running out. ``GIN_RATE_LIMITS=0`` turns them off (benchmarks, tests). Should
-Redis fail, the limits let requests through (the store then answers 503 by itself).
+Tokens come from creating or joining games, whose budget is per address, so a client cannot escape the
+limits by changing tokens faster than ``GIN_LIMIT_CREATE`` lets it. Each request costs ONE counter
+update in Redis (a fixed window): the limits add one round trip to a request, no more. Health, metrics,
+the web client and the API documents are exempt. A refused request gets ``429`` problem+json (code
+``rate_limited``) with ``Retry-After``, ``RateLimit-Limit``, ``RateLimit-Remaining`` and
+``RateLimit-Reset`` (seconds); they are not sent on every answer, which would cost a second round trip.
+``GIN_RATE_LIMITS=0`` turns them off (benchmarks, tests). Should Redis fail, the limits let requests
+through (the store then answers 503 by itself).
 """
 
 from __future__ import annotations
@@ -93,25 +95,9 @@ def init_app(app: Flask, settings: Config, redis_url: str, client: Any) -> Limit
                 exempt_when=lambda: budget_of() is None,
                 scope="budget",
             ),
-            ApplicationLimit(
-                settings.limit_address,
-                key_function=lambda: f"a:{_address()}",
-                exempt_when=lambda: budget_of() is None,
-                scope="address",
-            ),
         ],
         on_breach=_refused,
     )
-
-    @app.after_request
-    def _rate_limit_headers(response: Response) -> Response:
-        current: RequestLimit | None = limiter.current_limit
-        if current is not None:
-            response.headers["RateLimit-Limit"] = str(current.limit.amount)
-            response.headers["RateLimit-Remaining"] = str(max(0, current.remaining))
-            response.headers["RateLimit-Reset"] = str(max(0, math.ceil(current.reset_at - time.time())))
-        return response
-
     return limiter
 
 
@@ -119,10 +105,16 @@ def _refused(limit: RequestLimit) -> Response:
     """flask-limiter's breach hook: the 429 as every other error is written (problem+json)."""
     observability.record_rate_limited(budget_of() or "other")
     retry_after = max(1, math.ceil(limit.reset_at - time.time()))
+    headers = {
+        "Retry-After": str(retry_after),
+        "RateLimit-Limit": str(limit.limit.amount),
+        "RateLimit-Remaining": "0",
+        "RateLimit-Reset": str(retry_after),
+    }
     error = ApiError(
         429,
         "rate_limited",
         f"too many requests ({limit.limit}); try again in {retry_after} s",
-        headers={"Retry-After": str(retry_after)},
+        headers=headers,
     )
     return handle_api_error(error)
