@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis.exceptions
 import requests
 from ginrummy.store.connection import EmbeddedRedis
 
@@ -156,3 +157,38 @@ def test_redis_hung_answers_503_not_a_hang_then_recovers(crashable: tuple[Embedd
         os.kill(server.process.pid, signal.SIGCONT)
     _wait_ready(base)
     assert seat.move().status_code == 200
+
+
+def test_a_full_redis_refuses_whole_changes_with_503(tmp_path: Path) -> None:
+    """Under maxmemory with noeviction a commit is refused whole: 503 + Retry-After, no half-written game,
+    and the games already there stay readable."""
+    server = EmbeddedRedis(
+        tmp_path / "redis", config=["maxmemory 4mb", "maxmemory-policy noeviction"]
+    ).start()
+    process, base = start_gunicorn(server.url, tmp_path, workers=1)
+    try:
+        seat = Seat(base)
+        filler = server.client()
+        n = 0
+        for size in (65536, 1024, 16):  # fill Redis to its limit, to the last few bytes
+            while True:
+                n += 1
+                try:
+                    filler.set(f"filler:{n}", b"x" * size)
+                except redis.exceptions.OutOfMemoryError:
+                    break
+        keys_before = set(filler.keys("gin:*"))
+        created = requests.post(f"{base}/v1/games", json={}, timeout=HANG)
+        moved = seat.move()
+        for response in (created, moved):
+            assert response.status_code == 503, response.text
+            assert response.headers["Retry-After"] == "1" and response.json()["code"] == "store_unavailable"
+        assert set(filler.keys("gin:*")) == keys_before  # nothing half-written
+        assert requests.get(seat.url, headers=seat.auth, timeout=HANG).status_code == 200
+        filler.flushdb()
+        keep = Seat(base)  # room again: the service goes on by itself
+        assert keep.move().status_code == 200
+        filler.close()
+    finally:
+        stop_gunicorn(process)
+        server.stop()
