@@ -4,11 +4,13 @@ the opponent's hidden cards or any card of the stock (RULES.md §11)."""
 from __future__ import annotations
 
 import json
+import random
 import re
 
 from flask.testing import FlaskClient
 
 from .gameplay import Seat, Table, choose, to_act
+from .leaks import Figures, play_one
 
 ALL_CARDS = {r + s for r in "A23456789TJQK" for s in "CDHS"}
 CARD_TOKEN = re.compile(r'"([A2-9TJQK][CDHS])"')
@@ -133,3 +135,14 @@ def test_the_bots_hidden_cards_and_the_stock_never_reach_the_human(table: Table)
     leaked = named_cards(me.seen[:live_until]) & forbidden
     assert not leaked, f"the human saw the bot's or the stock's cards {sorted(leaked)}"
     assert not named_cards(me.seen[live_until:-1]) & never_dealt_or_drawn
+
+
+def test_no_channel_reveals_a_hidden_card_over_random_games(client: FlaskClient) -> None:
+    """Views, events (page, NDJSON, SSE), hints, errors of random probes, hand records, for both seats
+    and a spectator, move after move (bench/bench_leaks.py runs the same over 1,000 games)."""
+    figures = Figures()
+    rng = random.Random(2026)
+    for _ in range(4):
+        play_one(client, rng, figures)
+    assert figures.games == 4 and figures.moves > 40 and figures.probes > 80
+    assert figures.leaks == []
