@@ -2,19 +2,29 @@
 
 Nothing downloads a browser: ``CHROMIUM`` (default ``/usr/bin/chromium``; .ci/run installs it with apt) is
 launched headless. Each test gets a fresh browser context (its own storage), and a screenshot of every
-page it opened is kept under the test's temporary directory at the end (``<tmp_path>/shots``).
+page it opened is kept under the test's temporary directory at the end (``<tmp_path>/shots``); tests that
+need more profiles (two players, a phone) take them from ``new_context``. For the CORS story,
+``static_origins`` serves clients/web from two other origins and ``cors_service`` is a second gunicorn that
+allows only the first of them.
 """
 
 from __future__ import annotations
 
+import functools
+import http.server
 import os
 import shutil
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Playwright, sync_playwright
 
+from tests.fixtures.live_service import start_gunicorn, stop_gunicorn
+
+WEB_DIR = Path(__file__).resolve().parents[2] / "clients" / "web"
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 # The flags of a headless run on a machine without a network or a sandbox-capable kernel setup.
 CHROMIUM_ARGS = [
@@ -56,3 +66,70 @@ def context(browser: Browser, tmp_path: Path) -> Iterator[BrowserContext]:
         if not page.is_closed():
             page.screenshot(path=str(shots / f"page{n}.png"), full_page=True)
     context.close()
+
+
+@pytest.fixture
+def new_context(browser: Browser, tmp_path: Path) -> Iterator[Callable[..., BrowserContext]]:
+    """More browser profiles for one test (two players, a phone): ``new_context(name, **options)``.
+
+    Each has its own storage, the same default timeout as ``context``, and its pages' screenshots are
+    saved when the test ends (``<tmp_path>/shots/<name>-page<n>.png``).
+    """
+    made: list[tuple[str, BrowserContext]] = []
+
+    def make(name: str, **options: Any) -> BrowserContext:
+        options.setdefault("viewport", {"width": 1100, "height": 800})
+        made_context = browser.new_context(**options)
+        made_context.set_default_timeout(15_000)
+        made.append((name, made_context))
+        return made_context
+
+    yield make
+    shots = tmp_path / "shots"
+    shots.mkdir(exist_ok=True)
+    for name, made_context in made:
+        for n, page in enumerate(made_context.pages):
+            if not page.is_closed():
+                page.screenshot(path=str(shots / f"{name}-page{n}.png"), full_page=True)
+        made_context.close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+        pass
+
+
+@pytest.fixture(scope="session")
+def static_origins() -> Iterator[list[str]]:
+    """Two other origins serving clients/web as a static host would (plain files, no service behind).
+
+    ``[allowed, refused]``: two loopback ports, i.e. two origins; the CORS test lets only the first call
+    its service.
+    """
+    handler = functools.partial(_QuietHandler, directory=str(WEB_DIR))
+    servers = [http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler) for _ in range(2)]
+    for server in servers:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield [f"http://127.0.0.1:{server.server_address[1]}" for server in servers]
+    finally:
+        for server in servers:
+            server.shutdown()
+            server.server_close()
+
+
+@pytest.fixture(scope="session")
+def cors_service(
+    redis_url: str, static_origins: list[str], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A second real gunicorn whose GIN_CORS_ORIGINS allows only the first static origin."""
+    process, base = start_gunicorn(
+        redis_url,
+        tmp_path_factory.mktemp("gunicorn-cors"),
+        workers=1,
+        extra_env={"GIN_CORS_ORIGINS": static_origins[0], "GIN_GRACEFUL_TIMEOUT": "1"},
+    )
+    try:
+        yield base
+    finally:
+        stop_gunicorn(process)

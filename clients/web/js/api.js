@@ -1,0 +1,217 @@
+// The HTTP client of the Gin Rummy service: every call goes through Api.request(), which adds the
+// bearer token, decodes the JSON body and turns an error response (application/problem+json) into an
+// ApiError carrying the status and the problem. A network failure (the service is down, or the browser
+// refused a cross-origin answer: CORS) becomes a NetworkError. The page talks to the service only here.
+
+export class ApiError extends Error {
+  constructor(status, problem) {
+    const detail = problem.detail || problem.title || `HTTP ${status}`;
+    super(detail);
+    this.status = status;
+    this.problem = problem;
+    this.code = problem.code || "http_error";
+    this.detail = detail;
+  }
+}
+
+export class NetworkError extends Error {}
+
+/** A fresh Idempotency-Key (crypto.randomUUID exists only in secure contexts). */
+export function newKey() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The game version in an ETag ("12" or W/"12"), or null. */
+export function versionOfEtag(etag) {
+  if (!etag) return null;
+  const text = etag.replace(/^W\//, "").replace(/"/g, "");
+  return /^\d+$/.test(text) ? Number(text) : null;
+}
+
+/** Cursors are "<version>-<i>"; compare them as pairs of numbers. */
+export function cursorAfter(a, b) {
+  if (!b) return Boolean(a);
+  if (!a) return false;
+  const [av, ai] = a.split("-").map(Number);
+  const [bv, bi] = b.split("-").map(Number);
+  return av > bv || (av === bv && ai > bi);
+}
+
+const ACTION_RETRIES = 2; // network errors only; the Idempotency-Key makes a retry safe
+
+export class Api {
+  constructor(server) {
+    this.server = server.replace(/\/+$/, "");
+  }
+
+  async request(method, path, { token, body, headers, signal } = {}) {
+    const all = { Accept: "application/json", ...(headers || {}) };
+    if (token) all.Authorization = `Bearer ${token}`;
+    if (body !== undefined) all["Content-Type"] = "application/json";
+    let response;
+    try {
+      response = await fetch(this.server + path, {
+        method,
+        headers: all,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+        cache: "no-store",
+        credentials: "omit",
+        referrerPolicy: "no-referrer",
+      });
+    } catch (err) {
+      if (err.name === "AbortError") throw err;
+      throw new NetworkError(
+        `cannot reach the service at ${this.server} (it is down, or it does not allow this page's origin: CORS)`,
+      );
+    }
+    let data = null;
+    const text = await response.text();
+    if (text) {
+      try {
+        data = JSON.parse(text);
+      } catch {
+        data = null;
+      }
+    }
+    if (response.status >= 400) {
+      throw new ApiError(response.status, data && typeof data === "object" ? data : { detail: text.slice(0, 200) });
+    }
+    return { status: response.status, data, etag: response.headers.get("ETag") };
+  }
+
+  // --- reference -------------------------------------------------------------------------------------
+  async bots() {
+    return (await this.request("GET", "/v1/bots")).data;
+  }
+  async rules() {
+    return (await this.request("GET", "/v1/rules")).data;
+  }
+  async analyze(cards, knockLimit) {
+    const body = { cards };
+    if (Number.isInteger(knockLimit)) body.knock_limit = knockLimit;
+    return (await this.request("POST", "/v1/analyze", { body })).data;
+  }
+
+  // --- games -----------------------------------------------------------------------------------------
+  async create(body) {
+    return (await this.request("POST", "/v1/games", { body, headers: { "Idempotency-Key": newKey() } })).data;
+  }
+  async join(gameId, invitation, name) {
+    const body = { invitation };
+    if (name) body.name = name;
+    const path = `/v1/games/${encodeURIComponent(gameId)}/join`;
+    return (await this.request("POST", path, { body, headers: { "Idempotency-Key": newKey() } })).data;
+  }
+  async view(gameId, token) {
+    const reply = await this.request("GET", `/v1/games/${encodeURIComponent(gameId)}`, { token });
+    const view = reply.data;
+    if (view.version == null) view.version = versionOfEtag(reply.etag);
+    return view;
+  }
+  async act(gameId, token, action, version) {
+    return this.postMove(gameId, token, "actions", action, version);
+  }
+  async undo(gameId, token, version) {
+    return this.postMove(gameId, token, "undo", {}, version);
+  }
+  async postMove(gameId, token, what, body, version) {
+    // One key for every attempt: if the first POST was applied but its answer lost, the retry gets
+    // the stored answer rather than making the move twice.
+    const headers = { "If-Match": `"${version}"`, "Idempotency-Key": newKey() };
+    const path = `/v1/games/${encodeURIComponent(gameId)}/${what}`;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return (await this.request("POST", path, { token, body, headers })).data;
+      } catch (err) {
+        if (!(err instanceof NetworkError) || attempt >= ACTION_RETRIES) throw err;
+        await sleep(300 * (attempt + 1));
+      }
+    }
+  }
+  async hint(gameId, token) {
+    return (await this.request("GET", `/v1/games/${encodeURIComponent(gameId)}/hint`, { token })).data;
+  }
+  async handRecord(gameId, token, number) {
+    const path = `/v1/games/${encodeURIComponent(gameId)}/hands/${number}`;
+    return (await this.request("GET", path, { token })).data;
+  }
+
+  // --- events ----------------------------------------------------------------------------------------
+  /** One long poll: {events, cursor, truncated}. */
+  async poll(gameId, token, after, wait, signal) {
+    const params = new URLSearchParams({ wait: String(wait) });
+    if (after) params.set("after", after);
+    const path = `/v1/games/${encodeURIComponent(gameId)}/events?${params}`;
+    return (await this.request("GET", path, { token, signal })).data;
+  }
+
+  /**
+   * The NDJSON event stream, read with fetch (EventSource cannot send an Authorization header).
+   * Calls onOpen() once the service answered, onEvent(event) for each line (keep-alives included),
+   * until the server ends the stream (after `wait` seconds; the caller reconnects with its cursor).
+   */
+  async stream(gameId, token, after, wait, signal, { onOpen, onEvent }) {
+    const params = new URLSearchParams({ wait: String(wait) });
+    if (after) params.set("after", after);
+    const url = `${this.server}/v1/games/${encodeURIComponent(gameId)}/events?${params}`;
+    let response;
+    try {
+      response = await fetch(url, {
+        headers: { Accept: "application/x-ndjson", Authorization: `Bearer ${token}` },
+        signal,
+        cache: "no-store",
+        credentials: "omit",
+        referrerPolicy: "no-referrer",
+      });
+    } catch (err) {
+      if (err.name === "AbortError") throw err;
+      throw new NetworkError(`the event stream of ${this.server} cannot be reached`);
+    }
+    if (response.status >= 400) {
+      let problem = {};
+      try {
+        problem = await response.json();
+      } catch {
+        problem = { detail: `HTTP ${response.status}` };
+      }
+      throw new ApiError(response.status, problem);
+    }
+    if (!response.body || !(response.headers.get("Content-Type") || "").includes("ndjson")) {
+      throw new NetworkError("no event stream here");
+    }
+    onOpen?.();
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      let chunk;
+      try {
+        chunk = await reader.read();
+      } catch (err) {
+        if (err.name === "AbortError") throw err;
+        throw new NetworkError("the event stream broke off");
+      }
+      if (chunk.done) break;
+      buffer += decoder.decode(chunk.value, { stream: true });
+      let end;
+      while ((end = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, end).trim();
+        buffer = buffer.slice(end + 1);
+        if (line) onEvent(JSON.parse(line));
+      }
+    }
+  }
+}
+
+export function sleep(ms, signal) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}

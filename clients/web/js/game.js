@@ -1,0 +1,652 @@
+// One seat of one game: the view, the moves, the live event feed, the keyboard.
+//
+// The page plays from the service's answers: the view says what is legal (legal_actions), each move is
+// POSTed with If-Match: "<version of the view it was chosen from>", a 412 fetches the view again. The
+// opponent's moves arrive through GET /v1/games/{id}/events read as an NDJSON stream with fetch (an
+// EventSource cannot send the seat's Authorization header); when streaming fails, the long poll
+// (?after=<cursor>&wait=25) takes over. After the opponent moved the page GETs the view again.
+
+import { Api, ApiError, NetworkError, cursorAfter, sleep } from "./api.js";
+import { banner, fly } from "./animate.js";
+import { CARD_KEYS, cardBack, cardFace } from "./cards.js";
+import { KnockEditor, LayoffEditor } from "./editor.js";
+import { verifyShuffle } from "./fairness.js";
+import { saveSeat } from "./storage.js";
+import { renderGame } from "./table.js";
+
+const STREAM_WAIT = 120; // seconds one NDJSON stream stays open before the page reconnects
+const POLL_WAIT = 25; // seconds of one long poll
+const MOVE_TYPES = new Set(["draw", "pass", "discard", "knock", "layoff"]);
+
+export class GameController {
+  /**
+   * entry: the saved seat {gameId, seat, token, server, invitation?, commitments, verified}.
+   * ui: {root, showError(text), clearError(), notice(text), leave()}.
+   */
+  constructor(entry, ui) {
+    this.entry = entry;
+    this.entry.commitments = this.entry.commitments || {};
+    this.entry.verified = this.entry.verified || {};
+    this.ui = ui;
+    this.api = new Api(entry.server);
+    this.view = null;
+    this.log = [];
+    this.logHand = null;
+    this.cursor = null;
+    this.posting = false;
+    this.incoming = [];
+    this.mode = null; // null, "knock" or "layoff"
+    this.editor = null;
+    this.hint = null;
+    this.connection = "connecting";
+    this.streaming = true; // false once the stream failed: long poll from then on
+    this.lastDrawn = null;
+    this.freshDiscard = null;
+    this.helpOpen = false;
+    this.abort = new AbortController();
+    this.statsWanted = null;
+    this.onKey = (event) => this.keydown(event);
+  }
+
+  get seat() {
+    return this.entry.seat;
+  }
+
+  get legal() {
+    return (this.view && this.view.legal_actions) || [];
+  }
+
+  get againstBot() {
+    return (this.view?.players || []).some((p) => p && p.type === "bot");
+  }
+
+  names() {
+    const names = ["Player 1", "Player 2"];
+    for (const p of this.view?.players || []) {
+      if (!p || typeof p.seat !== "number") continue;
+      if (p.type === "bot") names[p.seat] = `${p.name || p.bot} (bot)`;
+      else if (p.name) names[p.seat] = p.name;
+    }
+    const other = (this.view?.players || []).find((p) => p && p.seat === 1 - this.seat);
+    if (!other || (!other.name && other.type !== "bot")) names[1 - this.seat] = "Opponent";
+    names[this.seat] = "You";
+    return names;
+  }
+
+  opponentName() {
+    return this.names()[1 - this.seat];
+  }
+
+  // --- life cycle ---------------------------------------------------------------------------------------
+  async start() {
+    document.addEventListener("keydown", this.onKey);
+    window.addEventListener("online", (this.onOnline = () => this.reconnect()));
+    window.addEventListener("offline", this.onOnline);
+    document.addEventListener(
+      "visibilitychange",
+      (this.onVisible = () => {
+        if (document.visibilityState === "visible" && this.view) this.refresh().catch(() => undefined);
+      }),
+    );
+    this.render();
+    try {
+      await this.refresh();
+    } catch (err) {
+      this.fail(err);
+      if (!this.view) return;
+    }
+    this.eventLoop();
+  }
+
+  stop() {
+    this.abort.abort();
+    document.removeEventListener("keydown", this.onKey);
+    window.removeEventListener("online", this.onOnline);
+    window.removeEventListener("offline", this.onOnline);
+    document.removeEventListener("visibilitychange", this.onVisible);
+  }
+
+  /** The network came back or went away: drop the current request and start again (at once). */
+  reconnect() {
+    this.streamAbort?.abort();
+    this.wake?.abort();
+  }
+
+  // --- the view -----------------------------------------------------------------------------------------
+  async refresh() {
+    const view = await this.api.view(this.entry.gameId, this.entry.token);
+    this.setView(view, { full: true });
+    return view;
+  }
+
+  setView(view, { full = false, events = [] } = {}) {
+    if (this.view && view.version < this.view.version) return; // an older answer arriving late
+    const before = this.view;
+    this.view = view;
+    if (full) {
+      this.bumpCursor(`${view.version}-999999`);
+      this.log = (view.history || []).map((e) => ({ ...e }));
+      this.logHand = view.hand_number;
+    } else {
+      if (this.logHand !== view.hand_number) {
+        this.log = [];
+        this.logHand = view.hand_number;
+      }
+      for (const e of events) if (MOVE_TYPES.has(e.type)) this.log.push(e);
+    }
+    this.trackDraws(events);
+    // The commitment shown while the hand is live is the one the revealed deck must match.
+    if (view.commitment && !view.result && !this.entry.commitments[view.hand_number]) {
+      this.entry.commitments[view.hand_number] = view.commitment;
+      this.save();
+    }
+    if (view.waiting_for_opponent === false && this.entry.invitation) {
+      delete this.entry.invitation; // used: nothing left to share
+      this.save();
+    }
+    if (before && before.hand_number !== view.hand_number) this.hint = null;
+    this.syncMode(before);
+    if (view.result) this.verifyHand(view);
+    const over = view.phase === "game_over" || view.phase === "match_over";
+    if (over && !view.stats && this.statsWanted !== view.version) {
+      this.statsWanted = view.version; // the play view has no statistics: GET the full view once
+      this.refresh().catch((err) => this.fail(err));
+    }
+    if (view.scores?.match_over && !this.entry.over) {
+      this.entry.over = true;
+      this.save();
+    }
+    this.render();
+  }
+
+  /** Open or close the knock/lay-off editors as the phase demands. */
+  syncMode(before) {
+    const mayLayOff = this.legal.some((a) => a.type === "layoff");
+    if (mayLayOff) {
+      if (this.mode !== "layoff" || before?.version !== this.view.version) {
+        this.mode = "layoff";
+        this.editor = new LayoffEditor(this.view);
+      }
+      return;
+    }
+    if (this.mode === "knock" && this.legal.some((a) => a.type === "knock") && before?.version === this.view.version) {
+      return;
+    }
+    this.mode = null;
+    this.editor = null;
+  }
+
+  trackDraws(events) {
+    this.freshDiscard = null;
+    for (const e of events) {
+      if (e.type === "draw" && e.seat === this.seat && e.card) this.lastDrawn = e.card;
+      if (e.type === "discard" && e.seat !== this.seat) this.freshDiscard = e.card;
+    }
+    const hand = this.view?.hand?.cards || [];
+    if (this.lastDrawn && !hand.includes(this.lastDrawn)) this.lastDrawn = null;
+  }
+
+  save() {
+    saveSeat(this.entry);
+  }
+
+  bumpCursor(id) {
+    if (id && cursorAfter(id, this.cursor)) this.cursor = id;
+  }
+
+  render() {
+    const focusKey = document.activeElement?.dataset?.focus;
+    renderGame(this);
+    if (focusKey) {
+      const again = this.ui.root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
+      if (again) again.focus({ preventScroll: true });
+    }
+  }
+
+  // --- moves --------------------------------------------------------------------------------------------
+  find(wanted) {
+    return this.legal.find((a) => Object.entries(wanted).every(([k, v]) => a[k] === v));
+  }
+
+  /** Send a move. One not on offer is sent too: the service, which knows the rules, says why not. */
+  async act(action) {
+    if (this.posting || !this.view) return;
+    if (!this.legal.length && !this.view.result) {
+      this.ui.notice(
+        this.view.waiting_for_opponent ? "Your opponent has not joined yet." : `It is ${this.opponentName()}'s turn.`,
+      );
+      return;
+    }
+    await this.post(() => this.api.act(this.entry.gameId, this.entry.token, action, this.view.version));
+  }
+
+  async undo() {
+    if (this.posting || !this.view) return;
+    const done = await this.post(() => this.api.undo(this.entry.gameId, this.entry.token, this.view.version));
+    if (done) {
+      this.ui.notice("Your last move is taken back.");
+      await this.refresh().catch((err) => this.fail(err)); // the hand's history got shorter
+    }
+  }
+
+  async post(send) {
+    this.posting = true;
+    this.ui.clearError();
+    this.hint = null;
+    this.render();
+    let reply = null;
+    try {
+      reply = await send();
+    } catch (err) {
+      this.posting = false;
+      if (err instanceof ApiError && err.status === 412) {
+        this.ui.notice("The game moved on meanwhile; here it is again.");
+        await this.refresh().catch((e) => this.fail(e));
+      } else {
+        this.fail(err);
+        this.render();
+      }
+      this.processIncoming();
+      return false;
+    }
+    this.posting = false;
+    const events = reply.events || [];
+    for (const e of events) this.bumpCursor(e.id);
+    const view = reply.view || {};
+    if (view.version == null) view.version = reply.version;
+    this.setView(view, { events });
+    this.animate(events);
+    this.processIncoming();
+    return true;
+  }
+
+  fail(err) {
+    if (err && err.name === "AbortError") return;
+    if (err instanceof ApiError) {
+      let text = `${err.detail} (${err.code})`;
+      if (err.status === 401 || err.status === 403) text += " — this browser's seat for this game is not valid.";
+      if (err.code === "game_not_found") text += " — the game is over and gone, or it expired.";
+      this.ui.showError(text);
+    } else if (err instanceof NetworkError) {
+      this.ui.showError(err.message);
+    } else {
+      console.error(err);
+      this.ui.showError(String(err && err.message ? err.message : err));
+    }
+  }
+
+  async askHint() {
+    if (!this.view) return;
+    try {
+      this.hint = await this.api.hint(this.entry.gameId, this.entry.token);
+      this.ui.clearError();
+    } catch (err) {
+      this.fail(err);
+      return;
+    }
+    this.render();
+  }
+
+  // --- knock and lay-off editors ------------------------------------------------------------------------
+  async openKnock({ gin = false } = {}) {
+    const editor = new KnockEditor(this.view, { gin });
+    if (!editor.discard) {
+      // Nothing on offer: ask the service anyway, it explains (e.g. "deadwood 23 is over the knock limit").
+      const card = (this.view.hand?.discards || [])[0]?.card || (this.view.hand?.cards || [])[0];
+      if (card) await this.act({ type: "knock", discard: card });
+      return;
+    }
+    this.mode = "knock";
+    this.editor = editor;
+    this.render();
+    await this.chooseKnockDiscard(editor.discard);
+  }
+
+  async chooseKnockDiscard(card) {
+    const editor = this.editor;
+    if (this.mode !== "knock" || !editor) return;
+    const pending = editor.setDiscard(card, this.api, this.view.knock_limit);
+    this.render();
+    try {
+      await pending;
+    } catch (err) {
+      this.fail(err);
+    }
+    if (this.editor === editor) this.render();
+  }
+
+  closeEditor() {
+    if (this.mode === "knock") {
+      this.mode = null;
+      this.editor = null;
+      this.render();
+    }
+  }
+
+  editorToggle(card) {
+    this.editor?.toggle(card);
+    this.render();
+  }
+
+  editorMakeMeld() {
+    if (this.editor && !this.editor.makeMeld()) this.ui.notice("Pick the cards of the meld first.");
+    this.render();
+  }
+
+  editorBreak(index) {
+    this.editor?.breakMeld(index);
+    this.render();
+  }
+
+  editorBest() {
+    this.editor?.resetBest();
+    this.render();
+  }
+
+  editorLayOff(index) {
+    if (this.editor?.layOff && !this.editor.layOff(index)) {
+      this.ui.notice("Pick a loose card of your hand first, then the meld to lay it off on.");
+    }
+    this.render();
+  }
+
+  editorTakeBack(card) {
+    this.editor?.takeBack?.(card);
+    this.render();
+  }
+
+  async editorConfirm() {
+    if (!this.editor) return;
+    if (this.mode === "knock" && this.editor.analyzing) return;
+    if (this.editor.selected.size) {
+      this.ui.notice("Some cards are picked but in no meld: make a meld of them (M) or pick them again.");
+      return;
+    }
+    await this.act(this.editor.body());
+  }
+
+  // --- hand over: the fair shuffle --------------------------------------------------------------------
+  async verifyHand(view) {
+    const n = view.hand_number;
+    if (this.entry.verified[n] !== undefined || this.verifying === n) return;
+    this.verifying = n;
+    let record;
+    try {
+      record = await this.api.handRecord(this.entry.gameId, this.entry.token, n);
+    } catch (err) {
+      this.verifying = null;
+      if (err instanceof ApiError && err.code === "hand_not_found") {
+        this.entry.verified[n] = { ok: null, reason: "the service no longer keeps this hand" };
+        this.save();
+        this.render();
+      }
+      return;
+    }
+    const seen = this.entry.commitments[n] || view.commitment;
+    const result = await verifyShuffle(record, seen);
+    record = null; // the revealed deck is only hashed: the page keeps no copy
+    this.entry.verified[n] = result;
+    this.verifying = null;
+    this.save();
+    this.render();
+  }
+
+  // --- the live feed ------------------------------------------------------------------------------------
+  async eventLoop() {
+    const signal = this.abort.signal;
+    let failures = 0; // consecutive failed attempts (the service unreachable, the stream broken)
+    let streamBreaks = 0; // streams that failed while plain requests worked
+    let streamBroke = false;
+    while (!signal.aborted) {
+      this.streamAbort = new AbortController();
+      const onAbort = () => this.streamAbort.abort();
+      signal.addEventListener("abort", onAbort);
+      try {
+        if (failures > 0) {
+          await this.refresh(); // back after a lost connection: catch up first
+          this.setConnection("live");
+          if (streamBroke && ++streamBreaks >= 2) this.streaming = false; // e.g. a proxy that buffers
+        }
+        failures = 0;
+        streamBroke = false;
+        const started = Date.now();
+        if (this.streaming) {
+          let got = 0;
+          await this.api.stream(this.entry.gameId, this.entry.token, this.cursor, STREAM_WAIT, this.streamAbort.signal, {
+            onOpen: () => this.setConnection("live"),
+            onEvent: (e) => {
+              got++;
+              this.onEvent(e);
+            },
+          });
+          // A stream that ends at once without a word would spin: use the long poll instead.
+          if (got === 0 && Date.now() - started < 1000) this.streaming = false;
+          if (got > 0) streamBreaks = 0;
+        } else {
+          const page = await this.api.poll(this.entry.gameId, this.entry.token, this.cursor, POLL_WAIT, this.streamAbort.signal);
+          this.setConnection("live");
+          for (const e of page.events || []) this.onEvent(e);
+          if (page.truncated) await this.refresh(); // older events were trimmed: the view has them all
+        }
+      } catch (err) {
+        if (signal.aborted) return;
+        if (err instanceof ApiError && [401, 403, 404].includes(err.status)) {
+          this.fail(err);
+          this.setConnection("closed");
+          return;
+        }
+        failures++;
+        streamBroke = streamBroke || this.streaming;
+        this.setConnection("reconnecting");
+        if (err.name !== "AbortError") {
+          // Back off, unless the browser says it is online again (the wait is cut short then).
+          this.wake = new AbortController();
+          await sleep(Math.min(400 * 2 ** failures, 10000), this.wake.signal);
+        }
+      } finally {
+        signal.removeEventListener("abort", onAbort);
+      }
+    }
+  }
+
+  setConnection(state) {
+    if (this.connection === state) return;
+    this.connection = state;
+    const dot = this.ui.root.querySelector("#connection");
+    if (dot) {
+      dot.dataset.state = state;
+      dot.textContent = { live: "live", reconnecting: "reconnecting…", connecting: "connecting…", closed: "offline" }[state];
+    }
+  }
+
+  onEvent(event) {
+    if (!event || event.type === "keepalive") return;
+    this.incoming.push(event);
+    if (!this.posting) {
+      clearTimeout(this.incomingTimer);
+      this.incomingTimer = setTimeout(() => this.processIncoming(), 30);
+    }
+  }
+
+  async processIncoming() {
+    if (this.posting || !this.incoming.length) return;
+    const events = this.incoming.filter((e) => e.id && cursorAfter(e.id, this.cursor));
+    this.incoming = [];
+    if (!events.length) return;
+    for (const e of events) this.bumpCursor(e.id);
+    if (events.some((e) => e.type === "joined" && e.seat !== this.seat)) {
+      this.ui.notice(`${events.find((e) => e.type === "joined").name || "Your opponent"} joined the game.`);
+    }
+    try {
+      await this.refresh();
+    } catch (err) {
+      this.fail(err);
+      return;
+    }
+    this.trackDraws(events);
+    this.render();
+    this.animate(events);
+  }
+
+  // --- animations ---------------------------------------------------------------------------------------
+  animate(events) {
+    const root = this.ui.root;
+    let chain = Promise.resolve();
+    for (const e of events) {
+      const mine = e.seat === this.seat;
+      const q = (sel) => root.querySelector(sel);
+      if (e.type === "draw" && !mine) {
+        const from = e.source === "stock" ? q("#stock .card") : q("#pile");
+        const node = e.source === "stock" || !e.card ? cardBack() : cardFace(e.card);
+        chain = chain.then(() => fly(node, from, q("#opponent-hand")));
+      } else if (e.type === "draw" && mine && e.source === "stock" && e.card) {
+        // Not hidden meanwhile: the player may play the new card at once.
+        chain = chain.then(() => fly(cardBack(), q("#stock .card"), q(`#my-hand [data-card="${e.card}"]`)));
+      } else if (e.type === "discard" && !mine) {
+        const top = q("#pile-top");
+        chain = chain.then(() => fly(cardFace(e.card), q("#opponent-hand"), top, { hide: top }));
+      } else if (e.type === "knock" && !mine) {
+        const what = e.big_gin ? "goes big gin!" : e.gin ? "goes gin!" : "knocks!";
+        chain = chain.then(() => banner(`${this.opponentName()} ${what}`, q("#felt")));
+      } else if (e.type === "pass" && !mine) {
+        chain = chain.then(() => banner(`${this.opponentName()} passes`, q("#felt")));
+      } else if (e.type === "deal" && !mine && events.length === 1) {
+        chain = chain.then(() => banner("New hand", q("#felt")));
+      }
+    }
+    return chain;
+  }
+
+  // --- keyboard -----------------------------------------------------------------------------------------
+  keydown(event) {
+    const target = event.target;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (target && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))) return;
+    if (!this.view) return;
+    const key = event.key;
+    if (key === "?") {
+      this.toggleHelp();
+      event.preventDefault();
+      return;
+    }
+    if (key === "Escape") {
+      if (this.helpOpen) this.toggleHelp(false);
+      else this.closeEditor();
+      return;
+    }
+    // Shift+1…9 in the lay-off editor: lay the picked card(s) off onto the knocker's meld of that number.
+    if (this.mode === "layoff" && event.shiftKey && /^Digit[1-9]$/.test(event.code)) {
+      this.editorLayOff(Number(event.code.slice(5)) - 1);
+      event.preventDefault();
+      return;
+    }
+    const cardIndex = CARD_KEYS.indexOf(key);
+    if (cardIndex >= 0 && !event.shiftKey) {
+      const card = this.root().querySelector(`#my-hand [data-key="${CSS.escape(key)}"]`);
+      if (card) {
+        if (this.editor) this.editorToggle(card.dataset.card);
+        else card.focus();
+        event.preventDefault();
+      }
+      return;
+    }
+    const lower = key.length === 1 ? key.toLowerCase() : key;
+    const handled = this.shortcut(lower, event);
+    if (handled) event.preventDefault();
+  }
+
+  root() {
+    return this.ui.root;
+  }
+
+  shortcut(key, event) {
+    const onButton = event.target && event.target.tagName === "BUTTON";
+    switch (key) {
+      case "d":
+        this.act(this.find({ type: "draw", source: "stock" }) || { type: "draw", source: "stock" });
+        return true;
+      case "p":
+        this.act(this.find({ type: "draw", source: "discard" }) || { type: "draw", source: "discard" });
+        return true;
+      case "n":
+        this.act(this.find({ type: "pass" }) || { type: "pass" });
+        return true;
+      case "k":
+        if (this.mode !== "knock") this.openKnock();
+        return true;
+      case "g":
+        if (this.mode !== "knock") this.openKnock({ gin: true });
+        return true;
+      case "b":
+        this.act({ type: "knock", discard: null });
+        return true;
+      case "l":
+        this.act({ type: "layoff", best: true });
+        return true;
+      case "m":
+        if (this.editor) this.editorMakeMeld();
+        return Boolean(this.editor);
+      case "r":
+        if (this.editor) this.editorBest();
+        return Boolean(this.editor);
+      case "h":
+        this.askHint();
+        return true;
+      case "u":
+        this.undo();
+        return true;
+      case "Enter":
+        if (this.editor && (!onButton || event.target.dataset.card)) {
+          // In the editors a card is picked with its number (or Space); Enter confirms the whole choice.
+          this.editorConfirm();
+          return true;
+        }
+        if (onButton) return false; // the focused button (a card: discard it) does its own thing
+        if (this.editor) {
+          this.editorConfirm();
+          return true;
+        }
+        if (this.find({ type: "deal" })) {
+          this.act({ type: "deal" });
+          return true;
+        }
+        return false;
+      default:
+        return false;
+    }
+  }
+
+  toggleHelp(open = !this.helpOpen) {
+    this.helpOpen = open;
+    const dialog = this.ui.root.querySelector("#help");
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }
+
+  /** A move of the hand's history (or an event) as words and cards: ["Bob", " discarded ", "7H"]. */
+  describeMove(item) {
+    const who = this.names()[item.seat] ?? "?";
+    switch (item.type) {
+      case "draw":
+        if (item.source === "discard") return item.card ? [who, " took ", item.card, " from the pile"] : [who, " took the discard"];
+        return item.card ? [who, " drew ", item.card, " from the stock"] : [who, " drew from the stock"];
+      case "discard":
+        return [who, " discarded ", item.card];
+      case "pass":
+        return [who, " passed"];
+      case "knock": {
+        if (item.big_gin || ("discard" in item && item.discard === null)) return [who, " went big gin"];
+        const knock = this.view?.knock || {};
+        const outcome = this.view?.result?.outcome || {};
+        const gin = item.gin || (knock.knocker === item.seat && knock.gin) || (outcome.knocker === item.seat && outcome.end === "gin");
+        const verb = gin ? " went gin" : " knocked";
+        return item.discard ? [who, verb, ", discarding ", item.discard] : [who, verb];
+      }
+      case "layoff":
+        return [who, " laid down and laid off"];
+      default:
+        return [who, ` ${item.type}`];
+    }
+  }
+}

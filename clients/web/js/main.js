@@ -1,0 +1,369 @@
+// The page: which service to talk to, the start page (a game against a bot, or an invitation for a
+// friend), joining by an invitation link, and opening a game. The address says where the player is:
+//   /play/                                   the start page
+//   /play/#game=<game id>&seat=<0|1>         a game (the seat's token is in this browser's storage)
+//   /play/#join=<game id>.<invitation>       an invitation: the fragment never reaches a server or a log
+//   ?server=http://host:port                 talk to that service (remembered), e.g. from a static host
+
+import { Api, ApiError } from "./api.js";
+import { cardInline } from "./cards.js";
+import { clear, h } from "./dom.js";
+import { GameController } from "./game.js";
+import * as storage from "./storage.js";
+
+const app = document.getElementById("app");
+const alertBox = document.getElementById("alert");
+const noticeBox = document.getElementById("notice");
+let current = null;
+let noticeTimer = null;
+
+// --- the service -------------------------------------------------------------------------------------------
+function chooseServer() {
+  const params = new URLSearchParams(location.search);
+  const asked = params.get("server");
+  if (asked) {
+    const url = normalizeServer(asked);
+    if (url) {
+      storage.rememberServer(url);
+      return url;
+    }
+  }
+  const remembered = storage.rememberedServer();
+  if (remembered) return remembered;
+  return location.protocol.startsWith("http") ? location.origin : "http://127.0.0.1:8000";
+}
+
+function normalizeServer(text) {
+  try {
+    const url = new URL(text.trim());
+    if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+    return url.origin + url.pathname.replace(/\/+$/, "");
+  } catch {
+    return null;
+  }
+}
+
+const server = chooseServer();
+const api = new Api(server);
+
+// --- messages ------------------------------------------------------------------------------------------------
+function showError(text) {
+  alertBox.textContent = "";
+  alertBox.append(
+    h("span", { class: "text", id: "alert-text" }, text),
+    h("button", { type: "button", class: "close", "aria-label": "Dismiss", onclick: clearError }, "×"),
+  );
+  alertBox.hidden = false;
+}
+
+function clearError() {
+  alertBox.hidden = true;
+  alertBox.textContent = "";
+}
+
+function notice(text) {
+  noticeBox.textContent = text;
+  noticeBox.hidden = false;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => {
+    noticeBox.hidden = true;
+    noticeBox.textContent = "";
+  }, 6000);
+}
+
+function explain(err) {
+  if (err instanceof ApiError) return `${err.detail} (${err.code})`;
+  return err && err.message ? err.message : String(err);
+}
+
+function inviteLink(entry) {
+  const url = new URL(location.href);
+  url.search = "";
+  if (entry.server !== location.origin) url.searchParams.set("server", entry.server);
+  url.hash = `join=${entry.gameId}.${entry.invitation}`;
+  return url.toString();
+}
+
+const ui = {
+  root: app,
+  showError,
+  clearError,
+  notice,
+  inviteLink,
+  leave() {
+    history.pushState(null, "", location.pathname + location.search);
+    route();
+  },
+  reload() {
+    routed = null;
+    route();
+  },
+};
+
+// --- routing -------------------------------------------------------------------------------------------------
+let routed = null;
+
+function route() {
+  if (routed === location.href) return; // hashchange and popstate both report one move
+  routed = location.href;
+  current?.stop();
+  current = null;
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  if (fragment.has("join")) showJoin(fragment.get("join"));
+  else if (fragment.has("game")) openGame(fragment.get("game"), Number(fragment.get("seat") || 0));
+  else showLobby();
+}
+
+function go(gameId, seat) {
+  // replaceState: an invitation in the address is dropped from the history once it has been used.
+  history.replaceState(null, "", `${location.pathname}${location.search}#game=${encodeURIComponent(gameId)}&seat=${seat}`);
+  route();
+}
+
+function openGame(gameId, seat) {
+  const entry = storage.loadSeat(gameId, seat);
+  if (!entry) {
+    showLobby();
+    showError("This browser holds no seat of that game (its seat token is kept only where the game was started or joined).");
+    return;
+  }
+  clearError();
+  document.title = "Gin Rummy — game";
+  current = new GameController(entry, ui);
+  current.start();
+}
+
+// --- joining -------------------------------------------------------------------------------------------------
+function showJoin(text) {
+  const dot = text.indexOf(".");
+  const gameId = dot > 0 ? text.slice(0, dot) : "";
+  const invitation = dot > 0 ? text.slice(dot + 1) : "";
+  if (!gameId || !invitation) {
+    showLobby();
+    showError("This invitation link is damaged: it should end with #join=<game>.<invitation>.");
+    return;
+  }
+  const mine = storage.loadSeat(gameId, 1);
+  if (mine) {
+    go(gameId, 1); // joined already (e.g. reloaded the invitation): back to the game
+    return;
+  }
+  document.title = "Gin Rummy — invitation";
+  const name = h("input", { id: "join-name", name: "name", maxlength: "40", autocomplete: "nickname", value: storage.playerName() });
+  const form = h(
+    "form",
+    {
+      class: "panel join",
+      onsubmit: async (event) => {
+        event.preventDefault();
+        const submit = form.querySelector("button[type=submit]");
+        submit.disabled = true;
+        clearError();
+        storage.rememberName(name.value.trim());
+        try {
+          const joined = await api.join(gameId, invitation, name.value.trim() || undefined);
+          storage.saveSeat({ gameId: joined.game_id || gameId, seat: joined.seat, token: joined.token, server, name: name.value.trim(), opponent: "human", commitments: {}, verified: {} });
+          go(joined.game_id || gameId, joined.seat);
+        } catch (err) {
+          submit.disabled = false;
+          showError(`Cannot join: ${explain(err)}`);
+        }
+      },
+    },
+    h("h2", {}, "You are invited to a game of Gin Rummy"),
+    h("p", {}, "Your friend is waiting at the table. Choose a name and take your seat."),
+    h("label", { class: "field" }, "Your name", name),
+    h("div", { class: "buttons" }, h("button", { type: "submit", class: "btn primary", "data-action": "join" }, "Join the game")),
+  );
+  clear(app).append(h("section", { class: "lobby" }, brand(), form));
+  name.focus();
+}
+
+// --- the start page --------------------------------------------------------------------------------------------
+function brand() {
+  return h("header", { class: "lobby-head" },
+    h("h1", {}, h("span", { class: "suits", "aria-hidden": "true" }, "♠♥"), " Gin Rummy ", h("span", { class: "suits", "aria-hidden": "true" }, "♦♣")),
+    h("p", {}, "Play against the computer, or invite a friend to a game."));
+}
+
+async function showLobby() {
+  document.title = "Gin Rummy";
+  const name = h("input", { id: "name", name: "name", maxlength: "40", autocomplete: "nickname", value: storage.playerName(), placeholder: "Player 1" });
+  const bot = h("select", { id: "bot", name: "bot", "aria-describedby": "bot-desc" });
+  const botDesc = h("p", { id: "bot-desc", class: "note" }, "Loading the bots…");
+  const preset = h("select", { id: "preset", name: "preset", "aria-describedby": "preset-desc" });
+  const presetDesc = h("p", { id: "preset-desc", class: "note" }, "Loading the rules…");
+  const target = h("input", { id: "target", name: "target", type: "number", min: "1", max: "10000", inputmode: "numeric" });
+  const knockLimit = h("input", { id: "knock-limit", name: "knock_limit", type: "number", min: "0", max: "100", inputmode: "numeric" });
+  const extra = h("textarea", { id: "options-json", name: "options", rows: "2", spellcheck: "false", placeholder: '{"gin_bonus": 20, "next_dealer": "alternate"}' });
+  const seed = h("input", { id: "seed", name: "seed", type: "number", inputmode: "numeric" });
+  const optionList = h("dl", { class: "option-list" });
+  const playButton = h("button", { type: "submit", class: "btn primary", "data-action": "play-bot" }, "Play against the bot");
+  const inviteButton = h("button", { type: "button", class: "btn", "data-action": "invite", onclick: () => start(false) }, "Invite a friend");
+  let bots = [];
+  let presets = [];
+
+  async function start(againstBot) {
+    clearError();
+    let options = {};
+    if (extra.value.trim()) {
+      try {
+        options = JSON.parse(extra.value);
+        if (!options || typeof options !== "object" || Array.isArray(options)) throw new Error("not an object");
+      } catch {
+        showError('More options must be a JSON object, e.g. {"gin_bonus": 20}.');
+        return;
+      }
+    }
+    if (target.value !== "") options.target = Number(target.value);
+    if (knockLimit.value !== "") options.knock_limit = Number(knockLimit.value);
+    const body = { rules: { preset: preset.value || "standard", options }, opponent: againstBot ? { type: "bot", bot: bot.value || undefined } : { type: "human" } };
+    const who = name.value.trim();
+    storage.rememberName(who);
+    if (who) body.name = who;
+    if (seed.value !== "") body.seed = Number(seed.value);
+    playButton.disabled = inviteButton.disabled = true;
+    try {
+      const created = await api.create(body);
+      storage.saveSeat({
+        gameId: created.game_id,
+        seat: created.seat,
+        token: created.token,
+        invitation: created.invitation || undefined,
+        server,
+        name: who,
+        opponent: againstBot ? bot.value : "human",
+        commitments: {},
+        verified: {},
+      });
+      go(created.game_id, created.seat);
+    } catch (err) {
+      playButton.disabled = inviteButton.disabled = false;
+      showError(`The game could not be started: ${explain(err)}`);
+    }
+  }
+
+  const form = h("form", { id: "new-game", class: "panel", onsubmit: (e) => { e.preventDefault(); start(true); } },
+    h("h2", {}, "New game"),
+    h("label", { class: "field" }, "Your name", name),
+    h("label", { class: "field" }, "Opponent", bot),
+    botDesc,
+    h("label", { class: "field" }, "Rules", preset),
+    presetDesc,
+    h("div", { class: "row" }, h("label", { class: "field" }, "Game to (points)", target), h("label", { class: "field" }, "Knock limit", knockLimit)),
+    h("details", { class: "more" },
+      h("summary", {}, "More options"),
+      h("label", { class: "field" }, "Other rule options (JSON)", extra),
+      h("details", { class: "reference" }, h("summary", {}, "Every option"), optionList),
+      h("label", { class: "field" }, "Seed (fixed deals; test services only)", seed)),
+    h("div", { class: "buttons" }, playButton, inviteButton));
+
+  const page = h("section", { class: "lobby" }, brand(), form, savedGames(), analyzePanel(), serverPanel());
+  clear(app).append(page);
+
+  try {
+    const [botList, rules] = await Promise.all([api.bots(), api.rules()]);
+    bots = botList.bots || [];
+    presets = rules.presets || [];
+    for (const b of bots) bot.append(h("option", { value: b.name, selected: b.name === (botList.default || "simple") }, `${b.name} — level ${b.level}`));
+    for (const p of presets) preset.append(h("option", { value: p.name }, p.name));
+    for (const o of rules.options || []) {
+      optionList.append(h("dt", {}, h("code", {}, o.name), ` = ${JSON.stringify(o.default)}`), h("dd", {}, o.description + (o.choices ? ` (${o.choices.join(" | ")})` : "")));
+    }
+    const describe = () => {
+      const b = bots.find((x) => x.name === bot.value);
+      botDesc.textContent = b ? b.description : "";
+      playButton.textContent = b ? `Play against ${b.name}` : "Play against the bot";
+      const p = presets.find((x) => x.name === preset.value);
+      presetDesc.textContent = p ? p.description : "";
+      target.placeholder = p ? String(p.rules.target) : "";
+      knockLimit.placeholder = p ? String(p.rules.knock_limit) : "";
+    };
+    bot.addEventListener("change", describe);
+    preset.addEventListener("change", describe);
+    describe();
+  } catch (err) {
+    botDesc.textContent = presetDesc.textContent = "";
+    showError(`The service at ${server} does not answer: ${explain(err)}`);
+  }
+}
+
+function savedGames() {
+  const seats = storage.savedSeats().filter((s) => !s.over || Date.now() - (s.updated || 0) < 86400000);
+  const panel = h("section", { class: "panel saved", "aria-label": "Your games" }, h("h2", {}, "Your games"));
+  if (!seats.length) {
+    panel.append(h("p", { class: "note" }, "Games you start or join are kept in this browser, so that you can come back to them."));
+    return panel;
+  }
+  const list = h("ul", { class: "saved-list" });
+  for (const s of seats) {
+    const against = s.opponent && s.opponent !== "human" ? `against ${s.opponent}` : "against a person";
+    list.append(
+      h("li", {},
+        h("span", { class: "what" }, `${s.over ? "Finished" : "Game"} ${against}`, h("small", {}, ` · ${new Date(s.updated || 0).toLocaleString()}${s.server !== server ? ` · ${s.server}` : ""}`)),
+        h("span", { class: "buttons" },
+          h("button", { type: "button", class: "btn", "data-action": "resume", onclick: () => go(s.gameId, s.seat) }, s.over ? "Show" : "Resume"),
+          h("button", { type: "button", class: "btn subtle", "data-action": "forget", "aria-label": "Forget this game", onclick: () => { storage.forgetSeat(s.gameId, s.seat); ui.reload(); } }, "Forget"))),
+    );
+  }
+  panel.append(list);
+  return panel;
+}
+
+/** What `gin analyze` does: melds, deadwood and the best discards of any 10 or 11 cards. */
+function analyzePanel() {
+  const input = h("input", { id: "analyze-cards", type: "text", spellcheck: "false", autocomplete: "off", placeholder: "7h 8h 9h 10s js qs ks 2c 2d 5h", "aria-label": "Cards to analyze" });
+  const out = h("div", { id: "analysis", class: "analysis", "aria-live": "polite" });
+  const form = h("form", {
+    onsubmit: async (event) => {
+      event.preventDefault();
+      clearError();
+      const cards = input.value.split(/[\s,]+/).filter(Boolean);
+      try {
+        const a = await api.analyze(cards);
+        const row = (label, list) => h("p", {}, h("b", {}, label), " ", list.length ? list : "none");
+        const melds = (a.melds || []).map((m, i) => [i ? " " : "", h("span", { class: "meld-text" }, "[", m.map((c, j) => [j ? " " : "", cardInline(c)]), "]")]);
+        const verdicts = [["can_knock", "knock"], ["can_gin", "gin"], ["big_gin", "big gin"]]
+          .filter(([key]) => a[key] !== null && a[key] !== undefined)
+          .map(([key, label]) => `${label}: ${a[key] ? "yes" : "no"}`)
+          .join(" · ");
+        const discards = [...(a.discards || [])].sort((x, y) => x.deadwood - y.deadwood).slice(0, 5);
+        clear(out).append(
+          row("Melds:", melds),
+          row(`Deadwood ${a.deadwood}:`, (a.deadwood_cards || []).map((c, i) => [i ? " " : "", cardInline(c)])),
+          discards.length ? row("Best discards:", discards.map((d, i) => [i ? ", " : "", cardInline(d.card), ` → ${d.deadwood}`])) : null,
+          verdicts ? h("p", {}, verdicts) : null,
+        );
+      } catch (err) {
+        clear(out);
+        showError(`Cannot analyze: ${explain(err)}`);
+      }
+    },
+  }, h("p", { class: "note" }, "Type 10 or 11 cards (7h, 10♥, TH, QS…): the service finds the melds, the deadwood and the best discards."),
+    h("div", { class: "invite-row" }, input, h("button", { type: "submit", class: "btn", "data-action": "analyze" }, "Analyze")));
+  return h("details", { class: "panel analyze" }, h("summary", {}, "Analyze a hand"), form, out);
+}
+
+function serverPanel() {
+  const input = h("input", { id: "server", type: "url", value: server, "aria-label": "Service URL" });
+  return h("details", { class: "panel server" },
+    h("summary", {}, "Service: ", h("code", {}, server)),
+    h("form", { onsubmit: (e) => {
+      e.preventDefault();
+      const url = normalizeServer(input.value);
+      if (!url) {
+        showError("The service URL must start with http:// or https://");
+        return;
+      }
+      const next = new URL(location.href);
+      next.searchParams.set("server", url);
+      next.hash = "";
+      location.href = next.toString();
+    } },
+      h("p", { class: "note" }, "This page can play on any Gin Rummy service that allows its origin (GIN_CORS_ORIGINS)."),
+      h("div", { class: "invite-row" }, input, h("button", { type: "submit", class: "btn" }, "Use"))));
+}
+
+window.addEventListener("hashchange", route);
+window.addEventListener("popstate", route);
+route();

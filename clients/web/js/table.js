@@ -1,0 +1,792 @@
+// Drawing one seat's game from its view: the scores, the opponent, the stock and the discard pile, the
+// hand grouped in melds and deadwood, the moves on offer (only those of legal_actions), the editors for a
+// knock or lay-offs, the end of a hand and of a game. Everything drawn comes from the service's answers.
+
+import { CARD_KEYS, cardBack, cardFace, cardInline, cardName, cardText } from "./cards.js";
+import { clear, h } from "./dom.js";
+
+const END_TEXT = {
+  knock: "{k} knocked",
+  undercut: "{d} undercut {k}",
+  gin: "{k} went gin",
+  big_gin: "{k} went big gin",
+  tie: "A tie: no score",
+  wall: "The wall: the hand is cancelled",
+  draw_limit: "Too many draws from the discard pile: the hand is cancelled",
+};
+
+const BONUS_LABELS = {
+  game: "Game bonus",
+  box: "Box bonus (per hand won)",
+  shutout_hand_points: "Shutout (hand points doubled)",
+  shutout_bonuses: "Shutout (bonuses doubled)",
+};
+
+const STAT_LABELS = [
+  ["hands_played", "Hands played"],
+  ["hands_won", "Hands won"],
+  ["knocks", "Knocks"],
+  ["gins", "Gins"],
+  ["big_gins", "Big gins"],
+  ["undercuts_given", "Undercuts given"],
+  ["undercuts_suffered", "Undercuts suffered"],
+  ["walls", "Walls / cancelled"],
+  ["points", "Hand points won"],
+  ["avg_deadwood", "Average deadwood"],
+  ["points_per_hand", "Points per hand"],
+];
+
+/** Text with cards: parts are strings, and card codes ("7H") become coloured inline cards. */
+function withCards(parts) {
+  return parts.map((p) => (typeof p === "string" && /^[A2-9TJQK][CDHS]$/.test(p) ? cardInline(p) : p));
+}
+
+function button(label, action, onclick, { key, primary = false, title, disabled = false } = {}) {
+  return h(
+    "button",
+    {
+      type: "button",
+      class: `btn ${primary ? "primary" : ""}`.trim(),
+      "data-action": action,
+      "data-focus": `btn:${action}`,
+      title: title || (key ? `${label} (${key})` : label),
+      "aria-keyshortcuts": key && key.length === 1 ? key.toUpperCase() : key || null,
+      disabled,
+      onclick,
+    },
+    label,
+    key ? h("kbd", { "aria-hidden": "true" }, key) : null,
+  );
+}
+
+export function renderGame(ctrl) {
+  const root = ctrl.ui.root;
+  const view = ctrl.view;
+  const names = view ? ctrl.names() : ["You", "Opponent"];
+  const screen = h("div", {
+    id: "game",
+    class: "game-screen",
+    "data-phase": view?.phase || "loading",
+    "data-version": view?.version ?? "",
+    "data-hand": view?.hand_number ?? "",
+    "data-my-turn": view && ctrl.legal.length ? "yes" : "no",
+    "data-mode": ctrl.mode || "play",
+    "data-busy": ctrl.posting ? "yes" : "no",
+  });
+  screen.append(topbar(ctrl, names));
+  if (!view) {
+    screen.append(h("p", { class: "loading" }, "Loading the game…"));
+    clear(root).append(screen);
+    return;
+  }
+  const felt = h("section", { id: "felt", class: "felt", "aria-label": "Card table" });
+  felt.append(opponentArea(ctrl, names));
+  if (view.waiting_for_opponent) {
+    felt.append(invitePanel(ctrl));
+  } else if (view.result) {
+    felt.append(resultPanel(ctrl, names));
+  } else {
+    felt.append(centerArea(ctrl, names));
+    felt.append(h("p", { id: "prompt", class: "prompt", "aria-live": "polite" }, prompt(ctrl, names)));
+    felt.append(handArea(ctrl));
+    felt.append(actionBar(ctrl));
+  }
+  const board = h("div", { class: "board" }, felt, sidePanel(ctrl, names));
+  screen.append(board, helpDialog(ctrl));
+  clear(root).append(screen);
+  if (ctrl.helpOpen) screen.querySelector("#help").showModal();
+  const log = screen.querySelector("#log");
+  if (log) log.scrollTop = log.scrollHeight; // the latest move in sight
+  const yourTurn = ctrl.legal.length && !view.result;
+  document.title = `${yourTurn ? "● Your turn — " : ""}Gin Rummy`;
+}
+
+// --- the top bar -----------------------------------------------------------------------------------------
+function topbar(ctrl, names) {
+  const view = ctrl.view;
+  const bar = h("header", { class: "topbar" });
+  bar.append(
+    h("button", { type: "button", class: "brand", title: "Back to the start page (the game is kept)", onclick: () => ctrl.ui.leave() }, h("span", { "aria-hidden": "true" }, "♠ "), "Gin Rummy"),
+  );
+  if (view) {
+    bar.append(scoreboard(view, names));
+    const info = [`Hand ${view.hand_number}`];
+    if (typeof view.dealer === "number") info.push(view.dealer === ctrl.seat ? "you dealt" : `${names[view.dealer]} dealt`);
+    info.push(view.knock_limit ? `knock at ≤ ${view.knock_limit}` : "gin only");
+    if (view.spades_double) info.push("spades double");
+    bar.append(h("span", { class: "hand-info" }, info.join(" · ")));
+  }
+  bar.append(
+    h("span", { id: "connection", class: "connection", "data-state": ctrl.connection, title: "The live feed of the opponent's moves" },
+      { live: "live", reconnecting: "reconnecting…", connecting: "connecting…", closed: "offline" }[ctrl.connection]),
+    h("button", { type: "button", class: "icon", "aria-label": "Keyboard help", title: "Keyboard help (?)", "data-action": "help", onclick: () => ctrl.toggleHelp(true) }, "?"),
+  );
+  return bar;
+}
+
+function scoreboard(view, names) {
+  const scores = view.scores || {};
+  const games = scores.games || [];
+  const rules = view.rules || {};
+  const board = h("div", { class: "scoreboard", "aria-label": "Scores" });
+  const shown = rules.hollywood ? games : games.slice(-1);
+  for (const game of shown) {
+    const points = game.points || [0, 0];
+    const label = rules.hollywood || (rules.games || 1) > 1 ? `Game ${game.number}: ` : "";
+    board.append(
+      h("span", { class: "score", "data-game": game.number },
+        label,
+        h("b", {}, names[0]), ` ${points[0]}`, h("span", { class: "sep" }, " – "), h("b", {}, names[1]), ` ${points[1]}`),
+    );
+  }
+  if (rules.target) board.append(h("span", { class: "target" }, `to ${rules.target}`));
+  if ((rules.games || 1) > 1 && scores.games_won) {
+    board.append(h("span", { class: "target" }, `games won ${scores.games_won[0]}–${scores.games_won[1]}`));
+  }
+  return board;
+}
+
+// --- the opponent ----------------------------------------------------------------------------------------
+function opponentArea(ctrl, names) {
+  const view = ctrl.view;
+  const opp = view.opponent || {};
+  const oppSeat = 1 - ctrl.seat;
+  const known = opp.known_cards || [];
+  const laidDown = view.knock && view.knock.knocker === oppSeat;
+  const area = h("section", { class: "opponent", "aria-label": `${names[oppSeat]}'s hand` });
+  const tags = [];
+  if (view.dealer === oppSeat) tags.push(h("span", { class: "chip" }, "dealer"));
+  if (view.turn === oppSeat && !view.result && !view.waiting_for_opponent) tags.push(h("span", { class: "chip turn" }, "to play"));
+  area.append(h("div", { class: "who" }, h("span", { class: "name" }, names[oppSeat]), h("span", { class: "count" }, `${opp.card_count ?? "?"} cards`), tags));
+  const cards = h("div", { id: "opponent-hand", class: "opp-cards" });
+  if (view.result || laidDown) {
+    cards.append(h("span", { class: "note" }, laidDown && !view.result ? "laid down on the table" : "shown below"));
+  } else {
+    const hidden = Math.max(0, (opp.card_count || 0) - known.length);
+    for (let i = 0; i < hidden; i++) cards.append(cardBack({ small: true }));
+    for (const card of known) {
+      cards.append(cardFace(card, { small: true, extraClass: "known", label: `${cardName(card)} (known: taken from the pile)` }));
+    }
+    cards.setAttribute("aria-label", `${hidden} hidden cards` + (known.length ? `, known: ${known.map(cardName).join(", ")}` : ""));
+    cards.setAttribute("role", "group");
+  }
+  area.append(cards);
+  return area;
+}
+
+// --- stock and discard pile --------------------------------------------------------------------------------
+function centerArea(ctrl, names) {
+  const view = ctrl.view;
+  const center = h("div", { class: "center" });
+  const drawStock = ctrl.find({ type: "draw", source: "stock" });
+  const takePile = ctrl.find({ type: "draw", source: "discard" });
+  const hinted = ctrl.hint?.action || {};
+
+  const stock = h("div", { id: "stock", class: "stock" });
+  const stockLabel = `Stock: ${view.stock_size} cards` + (drawStock ? " — draw the top card (D)" : "");
+  const stockCard = h("button", {
+    type: "button",
+    class: `card back big ${drawStock ? "playable" : ""} ${hinted.type === "draw" && hinted.source === "stock" ? "hinted" : ""}`,
+    "aria-label": stockLabel,
+    title: stockLabel,
+    "data-action": "draw-stock",
+    "data-focus": "stock",
+    onclick: () => ctrl.act(drawStock || { type: "draw", source: "stock" }),
+  });
+  stock.append(stockCard, h("span", { class: "pile-label" }, `Stock ${view.stock_size}`));
+
+  const pileCards = view.discard_pile || [];
+  const pile = h("div", { id: "pile", class: "pile" });
+  const fan = h("div", { class: "fan" });
+  const under = pileCards.slice(-5, -1);
+  for (const card of under) fan.append(cardFace(card, { extraClass: "under" }));
+  const top = pileCards[pileCards.length - 1];
+  if (top) {
+    const label = `Discard pile, top: ${cardName(top)}` + (takePile ? ` — take it (P)` : "");
+    fan.append(
+      cardFace(top, {
+        label,
+        extraClass: `big top ${takePile ? "playable" : ""} ${ctrl.freshDiscard === top ? "fresh" : ""} ${hinted.type === "draw" && hinted.source === "discard" ? "hinted" : ""}`,
+        onclick: () => ctrl.act(takePile || { type: "draw", source: "discard" }),
+        attrs: { id: "pile-top", "data-action": "draw-pile", "data-focus": "pile" },
+      }),
+    );
+  } else {
+    fan.append(h("div", { class: "card empty big", id: "pile-top", "aria-label": "The discard pile is empty", role: "img" }));
+  }
+  pile.append(fan, h("span", { class: "pile-label" }, view.phase.startsWith("upcard") ? "Upcard" : `Discard pile ${pileCards.length}`));
+  // Drag a card of the hand onto the pile to discard it.
+  pile.addEventListener("dragover", (e) => {
+    if (e.dataTransfer.types.includes("text/x-card")) {
+      e.preventDefault();
+      pile.classList.add("drop");
+    }
+  });
+  pile.addEventListener("dragleave", () => pile.classList.remove("drop"));
+  pile.addEventListener("drop", (e) => {
+    e.preventDefault();
+    pile.classList.remove("drop");
+    const card = e.dataTransfer.getData("text/x-card");
+    if (card) ctrl.act(ctrl.find({ type: "discard", card }) || { type: "discard", card });
+  });
+  center.append(stock, pile);
+  if (pileCards.length > 1) {
+    center.append(
+      h("details", { class: "whole-pile" },
+        h("summary", {}, `The whole pile (${pileCards.length})`),
+        h("p", { class: "pile-list" }, [...pileCards].reverse().map((c, i) => [i ? " " : "", cardInline(c)]))),
+    );
+  }
+  if (view.knock) center.append(knockArea(ctrl, names));
+  return center;
+}
+
+/** The knocker's melds laid down: the defender's lay-off targets (numbered), or the knocker's own view. */
+function knockArea(ctrl, names) {
+  const view = ctrl.view;
+  const knock = view.knock;
+  const mine = knock.knocker === ctrl.seat;
+  const editor = ctrl.mode === "layoff" ? ctrl.editor : null;
+  const kind = knock.big_gin ? "went big gin" : knock.gin ? "went gin" : "knocked";
+  const area = h("section", { class: "knock-area", "aria-label": "The knocker's melds" });
+  area.append(h("h3", {}, `${names[knock.knocker]} ${kind} · deadwood ${knock.deadwood}`));
+  const targets = h("div", { class: "targets" });
+  (knock.melds || []).forEach((meld, i) => {
+    const laid = editor ? editor.laidOn(i) : [];
+    const label = `Meld ${i + 1}: ${meld.map(cardText).join(" ")}` + (laid.length ? `, laid off: ${laid.map(cardText).join(" ")}` : "");
+    const cards = [
+      ...meld.map((c) => cardFace(c, { small: true })),
+      ...laid.map((c) =>
+        cardFace(c, {
+          small: true,
+          extraClass: "laid-off",
+          label: `${cardName(c)}, laid off: take it back`,
+          onclick: (e) => {
+            e.stopPropagation();
+            ctrl.editorTakeBack(c);
+          },
+          attrs: { "data-focus": `laid:${c}` },
+        }),
+      ),
+    ];
+    const target = editor && !editor.noLayoffs
+      ? h("div", { class: "target meld", role: "group", "aria-label": label },
+          h("button", { type: "button", class: "target-btn", "data-action": `layoff-onto-${i + 1}`, "data-focus": `target:${i}`,
+            "aria-label": `Lay the picked cards off onto meld ${i + 1}`, title: `Lay the picked cards off onto meld ${i + 1} (Shift+${i + 1})`,
+            onclick: () => ctrl.editorLayOff(i) }, h("span", {}, `${i + 1}`), h("kbd", { "aria-hidden": "true" }, `⇧${i + 1}`)),
+          cards)
+      : h("div", { class: "target meld", role: "group", "aria-label": label }, cards);
+    targets.append(target);
+  });
+  area.append(targets);
+  if ((knock.deadwood_cards || []).length) {
+    area.append(h("div", { class: "knock-deadwood" }, h("span", {}, "Deadwood "), knock.deadwood_cards.map((c) => cardFace(c, { small: true }))));
+  }
+  if (mine && knock.discard) area.append(h("p", { class: "note" }, "You discarded ", cardInline(knock.discard), " face down."));
+  return area;
+}
+
+// --- what to do -----------------------------------------------------------------------------------------
+function prompt(ctrl, names) {
+  const view = ctrl.view;
+  const legal = ctrl.legal;
+  const opp = names[1 - ctrl.seat];
+  if (ctrl.posting) return "…";
+  if (!legal.length) return view.turn === null ? "Waiting for the next deal…" : `Waiting for ${opp}…`;
+  const top = (view.discard_pile || []).slice(-1)[0];
+  const has = (type, extra = {}) => Boolean(ctrl.find({ type, ...extra }));
+  const touch = window.matchMedia && window.matchMedia("(hover: none)").matches;
+  if (ctrl.mode === "knock") {
+    return touch
+      ? "Knock: choose the card to discard face down. Keep the best melds, or tap cards and Make meld for your own."
+      : "Knock: pick the card to discard face down, then arrange your melds (pick cards, M makes a meld) or keep the best. Enter knocks.";
+  }
+  if (ctrl.mode === "layoff") {
+    const k = names[view.knock?.knocker];
+    return view.knock?.gin || view.knock?.big_gin
+      ? `${k} went gin: lay down your melds (no lay-offs). Enter lays down, L takes the best.`
+      : `${k} knocked. Make your melds and lay off loose cards onto ${k}'s melds (pick a card, then a meld), or take the best (L).`;
+  }
+  if (view.phase.startsWith("upcard")) return withCards(["Take the upcard ", top, " (P) or pass (N)."]);
+  if (has("draw")) return withCards(["Your turn: draw from the stock (D)", ...(has("draw", { source: "discard" }) && top ? [" or take ", top, " from the pile (P)"] : []), "."]);
+  if (has("discard") || has("knock")) {
+    let text = touch ? "Tap a card to discard it." : "Discard a card: click it, drag it onto the pile, or press its number then Enter.";
+    if (legal.some((a) => a.type === "knock" && a.discard === null)) text += " Big gin is on (B)!";
+    else if (gin(ctrl)) text += " You can go gin (G)!";
+    else if (has("knock")) text += " You may knock (K).";
+    return text;
+  }
+  if (has("deal")) return "Deal the next hand (Enter).";
+  return "Your move.";
+}
+
+function gin(ctrl) {
+  const after = new Map((ctrl.view.hand?.discards || []).map((d) => [d.card, d.deadwood]));
+  return ctrl.legal.some((a) => a.type === "knock" && a.discard && after.get(a.discard) === 0);
+}
+
+function actionBar(ctrl) {
+  const bar = h("div", { class: "actions", role: "toolbar", "aria-label": "Moves" });
+  const legal = ctrl.legal;
+  const view = ctrl.view;
+  const top = (view.discard_pile || []).slice(-1)[0];
+  const hinted = ctrl.hint?.action?.type;
+  const mark = (btn, type) => {
+    if (hinted === type) btn.classList.add("hinted");
+    return btn;
+  };
+  if (ctrl.mode === "knock") {
+    const editor = ctrl.editor;
+    const isGin = editor.choices.find((c) => c.card === editor.discard)?.deadwood === 0;
+    bar.append(
+      button(isGin ? "Go gin" : "Knock", "knock-confirm", () => ctrl.editorConfirm(), { key: "Enter", primary: true, disabled: editor.analyzing }),
+      button("Make meld", "make-meld", () => ctrl.editorMakeMeld(), { key: "m" }),
+      button("Best arrangement", "best", () => ctrl.editorBest(), { key: "r" }),
+      button("Cancel", "cancel", () => ctrl.closeEditor(), { key: "Esc" }),
+    );
+    return bar;
+  }
+  if (ctrl.mode === "layoff") {
+    bar.append(
+      button("Lay down", "layoff-confirm", () => ctrl.editorConfirm(), { key: "Enter", primary: true }),
+      button("Make meld", "make-meld", () => ctrl.editorMakeMeld(), { key: "m" }),
+      button("Reset to best", "best", () => ctrl.editorBest(), { key: "r" }),
+      mark(button("Lay off: best", "layoff-best", () => ctrl.act({ type: "layoff", best: true }), { key: "l" }), "layoff"),
+    );
+    return bar;
+  }
+  for (const action of legal) {
+    if (action.type === "draw" && action.source === "stock") {
+      bar.append(mark(button("Draw from stock", "draw-stock", () => ctrl.act(action), { key: "d", primary: true }), "draw"));
+    } else if (action.type === "draw") {
+      const label = top ? `Take ${cardText(top)}` : "Take the discard";
+      bar.append(button(label, "draw-pile", () => ctrl.act(action), { key: "p", primary: !legal.some((a) => a.type === "draw" && a.source === "stock") }));
+    } else if (action.type === "pass") {
+      bar.append(mark(button("Pass", "pass", () => ctrl.act(action), { key: "n" }), "pass"));
+    } else if (action.type === "deal") {
+      bar.append(button("Deal", "deal", () => ctrl.act(action), { key: "Enter", primary: true }));
+    }
+  }
+  const knocks = legal.filter((a) => a.type === "knock" && a.discard);
+  if (knocks.length) {
+    if (gin(ctrl)) bar.append(mark(button("Gin…", "gin", () => ctrl.openKnock({ gin: true }), { key: "g", primary: true }), "knock"));
+    bar.append(mark(button("Knock…", "knock", () => ctrl.openKnock(), { key: "k", primary: !gin(ctrl) }), "knock"));
+  }
+  if (legal.some((a) => a.type === "knock" && a.discard === null)) {
+    bar.append(button("Big gin", "big-gin", () => ctrl.act({ type: "knock", discard: null }), { key: "b", primary: true }));
+  }
+  if (legal.length) bar.append(button("Hint", "hint", () => ctrl.askHint(), { key: "h" }));
+  if (ctrl.againstBot) bar.append(button("Undo", "undo", () => ctrl.undo(), { key: "u", title: "Take back your last move (U)" }));
+  return bar;
+}
+
+// --- the hand ---------------------------------------------------------------------------------------------
+function handArea(ctrl) {
+  const view = ctrl.view;
+  const hand = view.hand || {};
+  const section = h("section", { class: "my-hand", "aria-label": "Your hand" });
+  const row = h("div", { id: "my-hand", class: "hand" });
+  const editor = ctrl.editor;
+  let keyIndex = 0;
+  const nextKey = () => CARD_KEYS[keyIndex++];
+
+  if (ctrl.mode === "knock") {
+    section.append(knockChoices(ctrl));
+    if (editor.analyzing) {
+      row.append(h("p", { class: "note" }, "Arranging…"));
+    } else {
+      editor.melds.forEach((meld, i) => row.append(editorGroup(ctrl, meld, i, nextKey)));
+      row.append(looseGroup(ctrl, editor.loose(), nextKey, "Deadwood"));
+    }
+    section.append(row);
+    if (editor.bestDeadwood !== null && !editor.analyzing) {
+      section.append(
+        h("p", { class: "hand-summary" }, editor.edited ? "Your own arrangement: the service counts its deadwood when you knock." : `Best arrangement: deadwood ${editor.bestDeadwood}.`),
+      );
+    }
+    return section;
+  }
+  if (ctrl.mode === "layoff") {
+    editor.melds.forEach((meld, i) => row.append(editorGroup(ctrl, meld, i, nextKey)));
+    row.append(looseGroup(ctrl, editor.loose(), nextKey, "Deadwood"));
+    section.append(row);
+    const laid = editor.layoffs.length;
+    const melds = editor.melds.length;
+    section.append(h("p", { class: "hand-summary" }, `${melds} meld${melds === 1 ? "" : "s"} · ${laid} card${laid === 1 ? "" : "s"} laid off` + (editor.edited ? " (your choice)" : " (the best)")));
+    return section;
+  }
+
+  const after = new Map((hand.discards || []).map((d) => [d.card, d.deadwood]));
+  const bestAfter = after.size ? Math.min(...after.values()) : null;
+  const discardable = new Set(ctrl.legal.filter((a) => a.type === "discard").map((a) => a.card));
+  const hinted = ctrl.hint?.action;
+  const hintedCard = hinted && (hinted.card || hinted.discard);
+  const card = (c) => {
+    const key = nextKey();
+    const deadwood = after.get(c);
+    let label = cardName(c);
+    if (deadwood !== undefined) label += `, deadwood ${deadwood} after discarding it`;
+    if (c === ctrl.lastDrawn) label += ", just drawn";
+    const el = cardFace(c, {
+      label,
+      keyLabel: key,
+      badge: deadwood !== undefined ? `${deadwood}` : null,
+      extraClass: [
+        discardable.has(c) ? "playable" : "",
+        c === ctrl.lastDrawn ? "drawn" : "",
+        c === hintedCard ? "hinted" : "",
+        deadwood !== undefined && deadwood === bestAfter ? "best" : "",
+      ].join(" "),
+      onclick: () => ctrl.act(ctrl.find({ type: "discard", card: c }) || { type: "discard", card: c }),
+      attrs: { "data-key": key, "data-focus": `card:${c}`, "data-after": deadwood ?? null, draggable: discardable.has(c) ? "true" : null },
+    });
+    el.addEventListener("dragstart", (e) => {
+      e.dataTransfer.setData("text/x-card", c);
+      e.dataTransfer.effectAllowed = "move";
+    });
+    return el;
+  };
+  for (const meld of hand.melds || []) {
+    row.append(h("div", { class: "group meld", role: "group", "aria-label": `Meld: ${meld.map(cardText).join(" ")}` }, meld.map(card)));
+  }
+  const dead = hand.deadwood_cards || [];
+  if (dead.length) {
+    row.append(h("div", { class: "group deadwood", role: "group", "aria-label": `Deadwood ${hand.deadwood}` }, dead.map(card), h("span", { class: "group-label" }, `deadwood ${hand.deadwood}`)));
+  }
+  section.append(row);
+  const melds = (hand.melds || []).length;
+  let summary = `Deadwood ${hand.deadwood ?? "?"} · ${melds} meld${melds === 1 ? "" : "s"}`;
+  if (bestAfter !== null) summary += ` · the number on a card: deadwood after discarding it (best ${bestAfter})`;
+  section.append(h("p", { class: "hand-summary", id: "deadwood" }, summary));
+  return section;
+}
+
+function knockChoices(ctrl) {
+  const editor = ctrl.editor;
+  const row = h("div", { class: "knock-choices", role: "radiogroup", "aria-label": "The card to discard face down" });
+  row.append(h("span", { class: "label" }, "Discard face down:"));
+  for (const choice of editor.choices) {
+    const chosen = choice.card === editor.discard;
+    row.append(
+      cardFace(choice.card, {
+        small: true,
+        extraClass: chosen ? "chosen" : "",
+        badge: choice.deadwood ?? null,
+        label: `Discard ${cardName(choice.card)} face down` + (choice.deadwood !== null ? ` (deadwood ${choice.deadwood})` : ""),
+        onclick: () => ctrl.chooseKnockDiscard(choice.card),
+        attrs: { role: "radio", "aria-checked": chosen ? "true" : "false", "data-focus": `choice:${choice.card}`, "data-choice": choice.card },
+      }),
+    );
+  }
+  return row;
+}
+
+function editorGroup(ctrl, meld, index, nextKey) {
+  return h(
+    "div",
+    { class: "group meld editing", role: "group", "aria-label": `Meld ${index + 1}: ${meld.map(cardText).join(" ")}` },
+    meld.map((c) => editorCard(ctrl, c, nextKey())),
+    h("button", { type: "button", class: "break", "data-action": `break-${index + 1}`, "aria-label": `Take meld ${meld.map(cardText).join(" ")} apart`, title: "Take this meld apart", onclick: () => ctrl.editorBreak(index) }, "✕"),
+  );
+}
+
+function looseGroup(ctrl, cards, nextKey, label) {
+  if (!cards.length) return null;
+  return h("div", { class: "group deadwood editing", role: "group", "aria-label": label }, cards.map((c) => editorCard(ctrl, c, nextKey())), h("span", { class: "group-label" }, label.toLowerCase()));
+}
+
+function editorCard(ctrl, card, key) {
+  const selected = ctrl.editor.selected.has(card);
+  return cardFace(card, {
+    keyLabel: key,
+    label: `${cardName(card)}${selected ? ", picked" : ""}`,
+    extraClass: selected ? "selected" : "",
+    onclick: () => ctrl.editorToggle(card),
+    attrs: { "data-key": key, "data-focus": `card:${card}`, "aria-pressed": selected ? "true" : "false" },
+  });
+}
+
+// --- the invitation ----------------------------------------------------------------------------------------
+function invitePanel(ctrl) {
+  const link = ctrl.entry.invitation ? ctrl.ui.inviteLink(ctrl.entry) : null;
+  const panel = h("section", { class: "invite", "aria-label": "Invite a friend" });
+  panel.append(h("h2", {}, "Invite a friend"));
+  if (link) {
+    const input = h("input", { id: "invite-link", type: "text", readonly: true, value: link, "aria-label": "Invitation link", onfocus: (e) => e.target.select() });
+    const copy = h("button", {
+      type: "button",
+      class: "btn primary",
+      id: "copy-link",
+      "data-action": "copy-link",
+      onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(link);
+          ctrl.ui.notice("The invitation link is copied: send it to your friend.");
+        } catch {
+          input.select();
+          document.execCommand?.("copy");
+          ctrl.ui.notice("Select the link and copy it (Ctrl+C).");
+        }
+      },
+    }, "Copy link");
+    panel.append(
+      h("p", {}, "Send this link to the person you want to play with. Opening it joins this game as your opponent; it works once."),
+      h("div", { class: "invite-row" }, input, copy),
+    );
+  }
+  panel.append(h("p", { class: "waiting" }, h("span", { class: "spinner", "aria-hidden": "true" }), "Waiting for your opponent to join…"));
+  return panel;
+}
+
+// --- the end of a hand, of a game ---------------------------------------------------------------------------
+function resultPanel(ctrl, names) {
+  const view = ctrl.view;
+  const result = view.result || {};
+  const outcome = result.outcome || {};
+  const knocker = result.knocker;
+  const defender = result.defender;
+  const kSeat = knocker ? knocker.seat : outcome.knocker ?? 0;
+  const dSeat = defender ? defender.seat : 1 - kSeat;
+  const end = outcome.end || "over";
+  const title = (END_TEXT[end] || end).replace("{k}", names[kSeat]).replace("{d}", names[dSeat]);
+  const panel = h("section", { id: "result", class: "result", "aria-label": `Hand ${view.hand_number} result` });
+  let heading = title;
+  if (typeof outcome.winner === "number") heading += ` · ${names[outcome.winner]} ${names[outcome.winner] === "You" ? "score" : "scores"} ${outcome.points}`;
+  panel.append(h("h2", {}, `Hand ${view.hand_number}: ${heading}`));
+  if (knocker) {
+    panel.append(arrangementRow(`${names[kSeat]} ${end === "gin" ? "(gin)" : end === "big_gin" ? "(big gin)" : "(knocker)"}`, knocker, null));
+    panel.append(arrangementRow(`${names[dSeat]} (defender)`, defender || {}, knocker.melds || []));
+  } else {
+    (result.arrangements || []).forEach((arr, seat) => panel.append(arrangementRow(names[seat], arr, null)));
+  }
+  if (typeof outcome.winner === "number") panel.append(h("p", { class: "points" }, pointsText(outcome, names)));
+  panel.append(shuffleLine(ctrl, view.hand_number));
+  const finished = finishedGames(view);
+  if (finished.length) panel.append(gameOverPanel(ctrl, names, finished));
+  const deal = ctrl.find({ type: "deal" });
+  const actions = h("div", { class: "actions" });
+  if (deal) {
+    const next = view.phase === "game_over" ? "Deal the next game" : "Deal the next hand";
+    actions.append(button(next, "deal", () => ctrl.act(deal), { key: "Enter", primary: true }));
+  } else if (view.scores?.match_over) {
+    actions.append(button("New game", "new-game", () => ctrl.ui.leave(), { primary: true }));
+  } else {
+    actions.append(h("p", { class: "note" }, `Waiting for ${names[1 - ctrl.seat]} to deal…`));
+  }
+  panel.append(actions);
+  return panel;
+}
+
+function arrangementRow(title, arrangement, knockerMelds) {
+  const row = h("div", { class: "arrangement" });
+  row.append(h("h3", {}, title));
+  const groups = h("div", { class: "groups" });
+  for (const meld of arrangement.melds || []) {
+    groups.append(h("div", { class: "group meld", role: "group", "aria-label": `Meld: ${meld.map(cardText).join(" ")}` }, meld.map((c) => cardFace(c, { small: true }))));
+  }
+  if (!(arrangement.melds || []).length) groups.append(h("span", { class: "note" }, "no melds"));
+  const dead = arrangement.deadwood_cards || [];
+  if (dead.length) {
+    groups.append(h("div", { class: "group deadwood", role: "group", "aria-label": `Deadwood ${arrangement.deadwood}` }, dead.map((c) => cardFace(c, { small: true }))));
+  }
+  row.append(groups);
+  const facts = [`deadwood ${arrangement.deadwood ?? 0}`];
+  const line = h("p", { class: "facts" }, facts.join(""));
+  if (arrangement.discard) line.append(" · discarded ", cardInline(arrangement.discard), " face down");
+  row.append(line);
+  const layoffs = arrangement.layoffs || [];
+  if (knockerMelds && layoffs.length) {
+    const byMeld = new Map();
+    for (const l of layoffs) byMeld.set(l.meld, [...(byMeld.get(l.meld) || []), l.card]);
+    const list = h("ul", { class: "layoffs", "aria-label": "Lay-offs" });
+    for (const [index, cards] of byMeld) {
+      const target = knockerMelds[index] || [];
+      list.append(h("li", {}, "laid off ", cards.map((c, i) => [i ? " " : "", cardInline(c)]), ` on meld ${index + 1} `, h("span", { class: "meld-text" }, "[", target.map((c, i) => [i ? " " : "", cardInline(c)]), "]")));
+    }
+    row.append(list);
+  } else if (knockerMelds) {
+    row.append(h("p", { class: "facts" }, "no lay-offs"));
+  }
+  return row;
+}
+
+function pointsText(outcome, names) {
+  const end = outcome.end;
+  const winner = names[outcome.winner];
+  let text;
+  if (end === "gin" || end === "big_gin") text = `${outcome.defender_deadwood ?? 0} deadwood of the defender`;
+  else text = `Deadwood ${outcome.defender_deadwood ?? 0} − ${outcome.knocker_deadwood ?? 0} = ${outcome.difference ?? 0}`;
+  if (outcome.bonus) {
+    const label = { undercut: "undercut", gin: "gin", big_gin: "big gin" }[end] || "";
+    text += ` + ${outcome.bonus} ${label} bonus`;
+  }
+  if ((outcome.multiplier || 1) > 1) text += `, ×${outcome.multiplier} (spade upcard)`;
+  return `${text} → ${winner} ${winner === "You" ? "score" : "scores"} ${outcome.points ?? 0}`;
+}
+
+function shuffleLine(ctrl, number) {
+  const check = ctrl.entry.verified[number];
+  const commitment = ctrl.entry.commitments[number] || ctrl.view.commitment || "";
+  let state = "pending";
+  let text = "Fair shuffle: checking…";
+  if (check && check.ok === true) {
+    state = "ok";
+    text = "✓ Fair shuffle verified";
+  } else if (check && check.ok === false) {
+    state = "fail";
+    text = `✗ Shuffle check failed: ${check.reason}`;
+  } else if (check && check.ok === null) {
+    state = "gone";
+    text = `Fair shuffle: not checked (${check.reason})`;
+  }
+  const title = check?.ok ? `${check.reason} (${commitment})` : commitment;
+  return h("p", { id: "shuffle-check", class: `shuffle ${state}`, "data-verified": state, title },
+    text, state === "ok" ? h("span", { class: "detail" }, ` — SHA-256 of the revealed salt and deck equals the commitment ${commitment.slice(0, 10)}… shown at the deal`) : null);
+}
+
+/** The games the hand on screen brought to an end (Hollywood: maybe several), else the phase says. */
+function finishedGames(view) {
+  const games = view.scores?.games || [];
+  const hands = view.hands || [];
+  const last = hands[hands.length - 1];
+  if (last && last.number === view.hand_number && Array.isArray(last.games)) {
+    return games.filter((g) => g.over && last.games.includes(g.number));
+  }
+  if (view.phase === "game_over" || view.phase === "match_over") return games.filter((g) => g.over).slice(-1);
+  return [];
+}
+
+function gameOverPanel(ctrl, names, games) {
+  const view = ctrl.view;
+  const scores = view.scores || {};
+  const panel = h("section", { id: "game-over", class: "game-over", "aria-label": "Game over" });
+  for (const game of games) {
+    const winner = game.winner;
+    panel.append(h("h2", {}, `Game ${game.number} over` + (typeof winner === "number" ? `: ${names[winner]} ${names[winner] === "You" ? "win" : "wins"}` : "")));
+    const rows = [["Hand points", game.points], ["Hands won", game.hands_won]];
+    for (const [key, value] of Object.entries(game.bonuses || {})) {
+      if (Array.isArray(value) && value.some(Boolean)) rows.push([BONUS_LABELS[key] || key.replace(/_/g, " "), value]);
+    }
+    rows.push(["Grand total", game.grand_totals]);
+    panel.append(table(names, rows, "totals", `Game ${game.number} totals`));
+    if (game.bonuses?.shutout) panel.append(h("p", { class: "note" }, "Shutout: the loser did not win a hand."));
+  }
+  if (scores.match_over && (scores.games || []).length > 1) {
+    const w = scores.match_winner;
+    panel.append(h("p", { class: "points" }, `Match over: ${typeof w === "number" ? names[w] : "nobody"} ${names[w] === "You" ? "win" : "wins"} (games ${scores.games_won[0]}–${scores.games_won[1]})`));
+  }
+  if (Array.isArray(view.stats)) {
+    const rows = STAT_LABELS.filter(([key]) => view.stats.some((s) => s && key in s)).map(([key, label]) => [label, view.stats.map((s) => fmt(s[key]))]);
+    panel.append(h("h3", {}, "Statistics"), table(names, rows, "stats", "Statistics per player"));
+  } else {
+    panel.append(h("p", { class: "note" }, "Loading the statistics…"));
+  }
+  return panel;
+}
+
+function fmt(value) {
+  return typeof value === "number" && !Number.isInteger(value) ? value.toFixed(1) : value ?? "";
+}
+
+function table(names, rows, id, caption) {
+  return h("table", { class: `sheet ${id}`, id },
+    h("caption", { class: "visually-hidden" }, caption),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, ""), h("th", { scope: "col" }, names[0]), h("th", { scope: "col" }, names[1]))),
+    h("tbody", {}, rows.map(([label, value]) => h("tr", {}, h("th", { scope: "row" }, label), h("td", {}, cell(value, 0)), h("td", {}, cell(value, 1))))));
+}
+
+function cell(value, seat) {
+  if (Array.isArray(value)) return String(value[seat] ?? "");
+  return seat === 0 ? String(value ?? "") : "";
+}
+
+// --- the side panel -------------------------------------------------------------------------------------------
+function sidePanel(ctrl, names) {
+  const view = ctrl.view;
+  const side = h("aside", { class: "side", "aria-label": "Game details" });
+  if (ctrl.hint) {
+    const words = hintWords(ctrl.hint.action || {}, view);
+    side.append(h("section", { class: "hint", id: "hint", role: "status" }, h("h3", {}, "Hint"), h("p", {}, withCards(words)), ctrl.hint.explanation ? h("p", { class: "note" }, ctrl.hint.explanation) : null));
+  }
+  const log = h("ol", { class: "log", id: "log", "aria-label": "Moves of this hand", "aria-live": "polite" });
+  for (const item of ctrl.log.slice(-40)) {
+    const mine = item.seat === ctrl.seat;
+    log.append(h("li", { class: mine ? "mine" : "theirs" }, withCards(ctrl.describeMove(item))));
+  }
+  side.append(h("section", { class: "moves" }, h("h3", {}, `Hand ${view.hand_number}: moves`), ctrl.log.length ? log : h("p", { class: "note" }, "No moves yet.")));
+
+  const hands = view.hands || [];
+  if (hands.length) {
+    const rows = hands.map((hand) => {
+      const check = ctrl.entry.verified[hand.number];
+      const mark = check?.ok === true ? "✓" : check?.ok === false ? "✗" : "–";
+      const what = (END_TEXT[hand.end] || hand.end || "").replace("{k}", names[hand.knocker] ?? "").replace("{d}", names[1 - (hand.knocker ?? 0)] ?? "");
+      return h("tr", { "data-hand": hand.number },
+        h("td", {}, hand.number),
+        h("td", {}, what),
+        h("td", {}, typeof hand.winner === "number" ? `${names[hand.winner]} +${hand.points}` : "—"),
+        h("td", { class: `verified ${check?.ok ? "ok" : ""}`, title: check ? check.reason : "not checked in this browser", "aria-label": check?.ok ? "fair shuffle verified" : "not verified" }, mark));
+    });
+    side.append(
+      h("section", { class: "hands" }, h("h3", {}, "Hands"),
+        h("table", { class: "sheet" },
+          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "End"), h("th", { scope: "col" }, "Points"), h("th", { scope: "col", title: "Fair shuffle verified in this browser" }, "✓"))),
+          h("tbody", {}, rows))),
+    );
+  }
+  if (view.commitment) {
+    side.append(h("p", { class: "commitment", title: view.commitment }, "Deck commitment of this hand: ", h("code", {}, `${view.commitment.slice(0, 16)}…`)));
+  }
+  const rules = view.rules || {};
+  side.append(
+    h("details", { class: "rules" }, h("summary", {}, "Rules of this game"),
+      h("dl", {}, Object.entries(rules).map(([k, v]) => [h("dt", {}, k.replace(/_/g, " ")), h("dd", {}, String(v))]))),
+  );
+  return side;
+}
+
+function hintWords(action, view) {
+  switch (action.type) {
+    case "draw":
+      return action.source === "stock" ? ["Draw from the stock."] : ["Take ", (view.discard_pile || []).slice(-1)[0] || "the discard", " from the pile."];
+    case "discard":
+      return ["Discard ", action.card, "."];
+    case "knock":
+      return action.discard ? ["Knock, discarding ", action.discard, "."] : ["Big gin!"];
+    case "pass":
+      return ["Pass."];
+    case "layoff":
+      return ["Lay off the best way."];
+    case "deal":
+      return ["Deal the next hand."];
+    default:
+      return [String(action.type || "?")];
+  }
+}
+
+// --- help ------------------------------------------------------------------------------------------------------
+function helpDialog(ctrl) {
+  const keys = [
+    ["D", "draw from the stock"],
+    ["P", "take the top of the discard pile (or the upcard)"],
+    ["N", "pass (refuse the upcard)"],
+    ["1 … 9, 0, -", "pick a card of your hand; Enter discards it (or click it, or drag it onto the pile)"],
+    ["K", "knock: choose the face-down discard and your melds"],
+    ["G", "go gin"],
+    ["B", "big gin"],
+    ["M", "make a meld of the picked cards (knock and lay-off)"],
+    ["R", "back to the best arrangement"],
+    ["Shift+1 … 9", "lay the picked cards off onto the knocker's meld of that number"],
+    ["L", "lay off the best way (one key)"],
+    ["Enter", "confirm (knock, lay down) or deal the next hand"],
+    ["Esc", "cancel the knock"],
+    ["H", "hint"],
+    ["U", "undo your last move (against a bot)"],
+    ["?", "this help"],
+  ];
+  return h("dialog", { id: "help", class: "help", "aria-labelledby": "help-title", onclose: () => (ctrl.helpOpen = false) },
+    h("h2", { id: "help-title" }, "Keyboard"),
+    h("dl", {}, keys.map(([k, text]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, text)])),
+    h("p", { class: "note" }, "✓ on a finished hand: this browser checked, with SHA-256, that the deck revealed after the hand is the one the service committed to when it dealt."),
+    h("form", { method: "dialog" }, h("button", { class: "btn primary", "data-action": "close-help" }, "Close")));
+}

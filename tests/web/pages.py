@@ -1,0 +1,244 @@
+"""The web client as the browser tests drive it: the start page, the table, and what a seat may see.
+
+Nothing here knows the rules: a turn is played from what the page offers (its buttons, the cards it makes
+playable, the deadwood-after-discard figure it shows on each card), and what the page holds is compared
+with what the service says the seat may see (GET /v1/games/{id} with the seat's own token).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import requests
+from playwright.sync_api import Page, expect
+
+CARD_CODE = re.compile(r"^[A2-9TJQK][CDHS]$")
+RANKS = {
+    "ace": "A", "2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7", "8": "8", "9": "9",
+    "10": "T", "jack": "J", "queen": "Q", "king": "K",
+}  # fmt: skip
+SUITS = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
+GLYPHS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+CARD_NAME = re.compile(r"\b(ace|[2-9]|10|jack|queen|king) of (clubs|diamonds|hearts|spades)\b")
+CARD_GLYPH = re.compile(r"(10|[A2-9JQK])([♣♦♥♠])")
+
+
+def start_game(
+    page: Page,
+    url: str,
+    *,
+    bot: str | None = "simple",
+    seed: int | None = None,
+    knock_limit: int | None = None,
+    target: int | None = None,
+    name: str = "Ann",
+) -> None:
+    """Open the start page at ``url`` and start a game against ``bot`` (None: invite a friend)."""
+    page.goto(url)
+    expect(page.locator("#bot option")).not_to_have_count(0)
+    page.fill("#name", name)
+    if bot:
+        page.select_option("#bot", bot)
+    if knock_limit is not None:
+        page.fill("#knock-limit", str(knock_limit))
+    if target is not None:
+        page.fill("#target", str(target))
+    if seed is not None:
+        page.click("details.more > summary")
+        page.fill("#seed", str(seed))
+    page.click("[data-action=play-bot]" if bot else "[data-action=invite]")
+    expect(page.locator("#game")).to_have_attribute("data-version", re.compile(r"\d+"))
+
+
+class Table:
+    """One seat's page in a game."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.game = page.locator("#game")
+
+    # --- what the page says ----------------------------------------------------------------------------
+    def version(self) -> int:
+        return int(self.game.get_attribute("data-version") or 0)
+
+    def phase(self) -> str:
+        return self.game.get_attribute("data-phase") or ""
+
+    def my_turn(self) -> bool:
+        return self.game.get_attribute("data-my-turn") == "yes"
+
+    def hand(self) -> list[str]:
+        return [
+            c
+            for c in self.page.locator("#my-hand [data-card]").evaluate_all(
+                "els => els.map(e => e.dataset.card)"
+            )
+        ]
+
+    def seat_entry(self) -> dict[str, Any]:
+        """The saved seat of the game on screen (its token lets the test ask the service directly)."""
+        fragment = self.page.evaluate("location.hash")
+        params = dict(part.split("=", 1) for part in fragment.lstrip("#").split("&"))
+        raw = self.page.evaluate(f"localStorage.getItem('gin.seat.{params['game']}.{params['seat']}')")
+        return dict(json.loads(raw))
+
+    def api_view(self) -> dict[str, Any]:
+        entry = self.seat_entry()
+        response = requests.get(
+            f"{entry['server']}/v1/games/{entry['gameId']}",
+            headers={"Authorization": f"Bearer {entry['token']}"},
+            timeout=10,
+        )
+        response.raise_for_status()
+        return dict(response.json())
+
+    # --- waiting -----------------------------------------------------------------------------------------
+    def wait_settled(self) -> None:
+        expect(self.game).to_have_attribute("data-busy", "no")
+
+    def wait_for_turn(self) -> None:
+        """Until it is this seat's move, or the hand is over (the opponent's moves come by the event feed)."""
+        self.page.wait_for_function(
+            """() => { const g = document.querySelector('#game');
+                       return g && g.dataset.busy === 'no' && (g.dataset.myTurn === 'yes' || !!document.querySelector('#result')); }"""
+        )
+
+    def after_change(self, do: Any) -> None:
+        """Do something, then wait until the page shows a newer version of the game."""
+        before = self.version()
+        do()
+        self.page.wait_for_function(
+            "v => { const g = document.querySelector('#game'); return g && g.dataset.busy === 'no' && Number(g.dataset.version) > v; }",
+            arg=before,
+        )
+
+    # --- moves ---------------------------------------------------------------------------------------------
+    def click_action(self, action: str) -> None:
+        self.after_change(lambda: self.page.click(f"[data-action={action}]"))
+
+    def has_action(self, action: str) -> bool:
+        return self.page.locator(f"#felt [data-action={action}]").count() > 0
+
+    def best_discard(self) -> str:
+        """The card the page says leaves the least deadwood (its badge), ties to the first."""
+        cards = self.page.locator("#my-hand [data-after]").evaluate_all(
+            "els => els.map(e => [e.dataset.card, Number(e.dataset.after)])"
+        )
+        return str(min(cards, key=lambda c: c[1])[0])
+
+    def play_turn(self) -> str:
+        """One sensible move from what the page offers; returns what was done."""
+        if self.game.get_attribute("data-mode") == "layoff":
+            self.click_action("layoff-best")
+            return "layoff"
+        if self.has_action("big-gin"):
+            self.click_action("big-gin")
+            return "big gin"
+        if self.has_action("gin") or self.has_action("knock"):
+            self.page.click("[data-action=gin]" if self.has_action("gin") else "[data-action=knock]")
+            expect(self.page.locator("[data-action=knock-confirm]")).to_be_enabled()
+            self.click_action("knock-confirm")
+            return "knock"
+        if self.has_action("pass"):
+            self.click_action("pass")
+            return "pass"
+        if self.has_action("draw-stock") and self.page.locator("#stock .playable").count():
+            self.after_change(lambda: self.page.click("#stock button.card"))  # click the stock itself
+            return "draw"
+        card = self.best_discard()
+        self.after_change(lambda: self.page.click(f"#my-hand [data-card='{card}']"))
+        return f"discard {card}"
+
+    def play_hand(self, limit: int = 80) -> list[str]:
+        """Play this seat until the hand's result is on screen (against a bot: it answers at once)."""
+        done = []
+        for _ in range(limit):
+            self.wait_for_turn()
+            if self.page.locator("#result").count():
+                return done
+            done.append(self.play_turn())
+        raise AssertionError(f"the hand did not end after {limit} moves: {done}")
+
+    # --- what the page holds ----------------------------------------------------------------------------------
+    def cards_in_page(self) -> set[str]:
+        """Every card the page shows or holds in its DOM: data-card attributes, accessible names, text."""
+        found: set[str] = set()
+        found.update(
+            self.page.locator("[data-card]").evaluate_all("els => els.map(e => e.getAttribute('data-card'))")
+        )
+        labels = self.page.evaluate(
+            """() => [...document.querySelectorAll('[aria-label],[title]')]
+                     .map(e => (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('title') || ''))"""
+        )
+        text = self.page.evaluate("document.body.innerText + ' ' + document.body.textContent")
+        for label in [*labels, text]:
+            found.update(RANKS[r] + SUITS[s] for r, s in CARD_NAME.findall(label.lower()))
+        found.update(("T" if r == "10" else r) + GLYPHS[s] for r, s in CARD_GLYPH.findall(text))
+        return found
+
+    def storage_text(self) -> str:
+        """localStorage and sessionStorage, without the secrets (a token may contain '7H' by chance)."""
+        dump = self.page.evaluate(
+            """() => { const out = [];
+                       for (const store of [localStorage, sessionStorage])
+                         for (let i = 0; i < store.length; i++) out.push([store.key(i), store.getItem(store.key(i))]);
+                       return out; }"""
+        )
+        parts = []
+        for key, value in dump:
+            try:
+                data = json.loads(value)
+            except ValueError:
+                data = value
+            if isinstance(data, dict):
+                data = {k: v for k, v in data.items() if k not in ("token", "invitation", "gameId")}
+            parts.append(f"{key}={json.dumps(data)}")
+        return "\n".join(parts)
+
+    def assert_holds_only_visible_cards(self) -> set[str]:
+        """The page's cards are a subset of what the service shows this seat; storage holds no card."""
+        view = self.api_view()
+        allowed = visible_cards(view)
+        shown = self.cards_in_page()
+        assert shown <= allowed, f"the page holds cards the seat may not see: {sorted(shown - allowed)}"
+        stored = self.storage_text()
+        codes = set(re.findall(r"(?<![A-Za-z0-9])[A2-9TJQK][CDHS](?![A-Za-z0-9])", stored))
+        assert not codes, f"cards in the browser's storage: {codes}\n{stored}"
+        return shown
+
+    def shot(self, tmp_path: Path, name: str) -> None:
+        shots = tmp_path / "shots"
+        shots.mkdir(exist_ok=True)
+        self.page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
+
+
+def visible_cards(view: dict[str, Any]) -> set[str]:
+    """Every card a seat's view shows (RULES.md §11): its hand, the pile, the opponent's known cards, and
+    once the hand is over, both hands laid down with the face-down discard."""
+    cards: set[str] = set()
+    hand = view.get("hand") or {}
+    cards.update(hand.get("cards") or [])
+    cards.update(view.get("discard_pile") or [])
+    opponent = view.get("opponent") or {}
+    cards.update(opponent.get("known_cards") or [])
+    cards.update(opponent.get("cards") or [])
+    knock = view.get("knock") or {}
+    for meld in knock.get("melds") or []:
+        cards.update(meld)
+    cards.update(knock.get("deadwood_cards") or [])
+    if knock.get("discard"):
+        cards.add(knock["discard"])
+    result = view.get("result") or {}
+    for seat_cards in result.get("hands") or []:
+        cards.update(seat_cards)
+    knocker = result.get("knocker") or {}
+    if knocker.get("discard"):
+        cards.add(knocker["discard"])
+    for entry in view.get("history") or []:  # e.g. my own stock draws, or after the hand every draw
+        for key in ("card", "discard"):
+            if isinstance(entry.get(key), str):
+                cards.add(entry[key])
+    return cards

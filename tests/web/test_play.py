@@ -1,0 +1,358 @@
+"""Stories of the web client in a real browser (Debian's chromium through Playwright) against a real gunicorn.
+
+Each test is one thing a player does: a hand against a bot to its end, a hand between two people in two
+browsers through an invitation link, a knock with an arrangement of one's own, lay-offs of one's own, a
+reload in the middle of a hand, an illegal move the service refuses, and a page served from another
+origin (CORS). Throughout, the page must hold no card its seat may not see. The deals are fixed with
+``seed`` (the live service runs with GIN_ALLOW_SEED=1); a screenshot of every page is kept at the end.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import requests
+from playwright.sync_api import BrowserContext, Page, expect
+
+from .pages import Table, start_game
+
+PHONE = {
+    "viewport": {"width": 375, "height": 740},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+}
+
+
+def play_url(base: str) -> str:
+    return f"{base}/play/"
+
+
+def test_a_game_against_a_bot_to_its_result_and_its_end(
+    context: BrowserContext, live_service: str, tmp_path: Path
+) -> None:
+    page = context.new_page()
+    start_game(page, play_url(live_service), bot="simple", seed=3, target=1)  # the first hand won ends it
+    table = Table(page)
+    expect(page.locator("#opponent-hand")).to_be_visible()
+    expect(page.locator("#stock")).to_contain_text("Stock")
+    assert len(table.hand()) == 10
+    table.shot(tmp_path, "bot-start")
+
+    # Up to my first discard; then drag a card onto the pile, and take the move back.
+    while not page.locator("#my-hand [data-after]").count():
+        table.wait_for_turn()
+        table.play_turn()
+    hand = table.hand()
+    card = table.best_discard()
+    table.after_change(lambda: page.drag_and_drop(f"#my-hand [data-card='{card}']", "#pile"))
+    assert card not in table.hand()
+    assert {"seat": 0, "type": "discard", "card": card} in table.api_view()["history"]
+    table.after_change(lambda: page.keyboard.press("u"))
+    expect(page.locator("#my-hand [data-after]")).to_have_count(11)
+    assert sorted(table.hand()) == sorted(hand)
+
+    for _hand in range(4):  # a wall (cancelled hand) scores nothing: deal again
+        table.play_hand()
+        result = page.locator("#result")
+        expect(result.locator(".arrangement")).to_have_count(2)  # both players' arrangements
+        expect(page.locator("#shuffle-check")).to_have_attribute("data-verified", "ok")
+        view = table.api_view()
+        table.assert_holds_only_visible_cards()
+        if view["result"]["outcome"].get("winner") is not None:
+            break
+        table.after_change(lambda: page.keyboard.press("Enter"))  # deal the next hand
+    outcome = view["result"]["outcome"]
+    expect(result.locator(".points")).to_contain_text(
+        f"scores {outcome['points']}" if outcome["winner"] else f"score {outcome['points']}"
+    )
+    # The fair shuffle, checked by the page with Web Crypto against the commitment shown at the deal.
+    expect(page.locator(".hands .verified.ok").last).to_have_text("✓")
+    table.shot(tmp_path, "bot-result")
+
+    # The end of the game: totals with every bonus, and each player's statistics.
+    game = view["scores"]["games"][0]
+    assert game["over"] and view["scores"]["match_over"]
+    over = page.locator("#game-over")
+    expect(over).to_contain_text("Game 1 over")
+    totals = over.locator("#totals")
+    expect(totals.locator("tr", has_text="Game bonus")).to_contain_text(str(max(game["bonuses"]["game"])))
+    expect(totals.locator("tr", has_text="Box bonus")).to_contain_text(str(max(game["bonuses"]["box"])))
+    expect(totals.locator("tr", has_text="Grand total")).to_contain_text(
+        str(game["grand_totals"][outcome["winner"]])
+    )
+    stats = over.locator("#stats")
+    expect(stats.locator("tr", has_text="Hands won")).to_contain_text("1")
+    expect(stats.locator("tr", has_text="Hands played")).to_be_visible()
+    expect(page.locator("[data-action=new-game]")).to_be_visible()
+    table.shot(tmp_path, "bot-game-over")
+
+
+def test_two_people_play_a_hand_through_an_invitation_link(
+    new_context: Callable[..., BrowserContext], live_service: str, tmp_path: Path
+) -> None:
+    host_context = new_context("host", permissions=["clipboard-read", "clipboard-write"])
+    host_page = host_context.new_page()
+    start_game(host_page, play_url(live_service), bot=None, seed=11, name="Ann")
+    host = Table(host_page)
+    expect(host_page.locator(".invite")).to_contain_text("Waiting for your opponent to join")
+    host_page.click("[data-action=copy-link]")
+    link = host_page.evaluate("navigator.clipboard.readText()")
+    assert link == host_page.locator("#invite-link").input_value()
+    parts = urlsplit(link)
+    assert parts.fragment.startswith("join=") and not parts.query, (
+        "the invitation travels in the fragment only"
+    )
+    assert host.seat_entry()["token"] not in link
+
+    guest_page = new_context("guest").new_page()
+    guest_page.goto(link)
+    guest_page.fill("#join-name", "Bob")
+    guest_page.click("[data-action=join]")
+    guest = Table(guest_page)
+    expect(guest_page.locator("#game")).to_have_attribute("data-version", re.compile(r"\d+"))
+    assert "join=" not in guest_page.url, "the used invitation is dropped from the address"
+    # The host learns of the join through the event feed, without reloading.
+    expect(host_page.locator(".invite")).to_have_count(0)
+    expect(host_page.locator(".opponent .name")).to_have_text("Bob")
+    expect(guest_page.locator(".opponent .name")).to_have_text("Ann")
+
+    # The waiting player's connection drops while the other moves; back online, the page catches up.
+    mover = host if host.my_turn() else guest
+    waiter = guest if mover is host else host
+    waiter.page.context.set_offline(True)
+    expect(waiter.page.locator("#connection")).to_have_attribute("data-state", "reconnecting")
+    mover.play_turn()
+    waiter.page.context.set_offline(False)
+    expect(waiter.game).to_have_attribute("data-version", str(mover.version()))
+    expect(waiter.page.locator("#connection")).to_have_attribute("data-state", "live")
+    expect(waiter.page.locator("#log li")).to_have_count(mover.page.locator("#log li").count())
+
+    # Play the hand: the one to move plays; the other sees the move arrive live and gets the turn.
+    for _ in range(120):
+        if host_page.locator("#result").count() and guest_page.locator("#result").count():
+            break
+        if mover.page.locator("#result").count() or not mover.my_turn():
+            mover = guest if mover is host else host
+            mover.wait_for_turn()
+            continue
+        mover.play_turn()
+    else:
+        raise AssertionError("the hand did not end")
+
+    for table in (host, guest):
+        expect(table.page.locator("#result .arrangement")).to_have_count(2)
+        expect(table.page.locator("#shuffle-check")).to_have_attribute("data-verified", "ok")
+        table.assert_holds_only_visible_cards()
+    assert host.api_view()["result"] == guest.api_view()["result"]
+    host.shot(tmp_path, "two-people-host")
+    guest.shot(tmp_path, "two-people-guest")
+
+
+def test_a_knock_with_an_arrangement_of_my_own(
+    context: BrowserContext, live_service: str, tmp_path: Path
+) -> None:
+    page = context.new_page()
+    # Seed 27: the bot deals, I may take the upcard; then my hand holds the run 2♠ 3♠ 4♠ 5♠.
+    start_game(page, play_url(live_service), bot="simple", seed=27, knock_limit=60)
+    table = Table(page)
+    table.click_action("draw-pile")  # take the upcard
+    assert {"2S", "3S", "4S", "5S"} <= set(table.hand())
+
+    page.keyboard.press("k")
+    confirm = page.locator("[data-action=knock-confirm]")
+    expect(confirm).to_be_enabled()
+    expect(page.locator("#my-hand .group.meld", has=page.locator("[data-card='2S']"))).to_have_count(1)
+    discard = page.locator(".knock-choices [aria-checked=true]").get_attribute("data-choice")
+    # My own arrangement: the run without 2♠ (2♠ stays deadwood). Picking a card of a meld takes it apart.
+    page.click("#my-hand [data-card='2S']")  # takes the run apart, 2♠ picked
+    page.click("#my-hand [data-card='2S']")  # 2♠ unpicked
+    for card in ("3S", "4S", "5S"):
+        page.click(f"#my-hand [data-card='{card}']")
+    expect(page.locator("#my-hand .card.selected")).to_have_count(3)
+    page.keyboard.press("m")
+    expect(page.locator("#my-hand .group.meld", has=page.locator("[data-card='3S']"))).to_contain_text("5")
+    expect(page.locator("#my-hand .group.deadwood [data-card='2S']")).to_have_count(1)
+    melds = page.locator("#my-hand .group.meld").evaluate_all(
+        "gs => gs.map(g => [...g.querySelectorAll('[data-card]')].map(c => c.dataset.card))"
+    )
+    table.shot(tmp_path, "knock-editor")
+    table.after_change(lambda: page.keyboard.press("Enter"))
+
+    result = table.api_view()["result"]
+    assert result["knocker"]["seat"] == 0 and result["knocker"]["discard"] == discard
+    assert sorted(map(sorted, result["knocker"]["melds"])) == sorted(map(sorted, melds))
+    assert ["3S", "4S", "5S"] in result["knocker"]["melds"] and "2S" in result["knocker"]["deadwood_cards"]
+    knocker_row = page.locator("#result .arrangement").first
+    expect(knocker_row).to_contain_text("(knocker)")
+    expect(knocker_row.locator(".group.deadwood [data-card='2S']")).to_have_count(1)
+    expect(page.locator("#shuffle-check")).to_have_attribute("data-verified", "ok")
+    table.assert_holds_only_visible_cards()
+    table.shot(tmp_path, "knock-result")
+
+
+def test_lay_offs_of_my_own_as_defender(context: BrowserContext, live_service: str, tmp_path: Path) -> None:
+    page = context.new_page()
+    # Seed 26: I deal; my opponent (a second client on the public API) takes the upcard and knocks at
+    # once with 8♥ 9♥ 10♥. The best defence melds 7♣ 7♦ 7♥; I lay 7♥ 6♥ 5♥ off onto the run instead.
+    start_game(page, play_url(live_service), bot=None, seed=26, knock_limit=40)
+    table = Table(page)
+    link = page.locator("#invite-link").input_value()
+    game_id, invitation = urlsplit(link).fragment.removeprefix("join=").split(".", 1)
+    joined = requests.post(
+        f"{live_service}/v1/games/{game_id}/join", json={"invitation": invitation}, timeout=10
+    )
+    joined.raise_for_status()
+    token, view = joined.json()["token"], joined.json()["view"]
+    opponent = {"Authorization": f"Bearer {token}"}
+
+    def opponent_moves(action: dict[str, object]) -> dict[str, object]:
+        reply = requests.post(
+            f"{live_service}/v1/games/{game_id}/actions",
+            json=action,
+            headers={**opponent, "If-Match": f'"{view["version"]}"'},
+            timeout=10,
+        )
+        reply.raise_for_status()
+        return dict(reply.json()["view"])
+
+    view = opponent_moves({"type": "draw", "source": "discard"})
+    best = min(view["hand"]["discards"], key=lambda d: d["deadwood"])["card"]
+    view = opponent_moves({"type": "knock", "discard": best})
+
+    # The knock reaches my page live; the lay-off editor opens with the best defence.
+    expect(page.locator("#game")).to_have_attribute("data-mode", "layoff")
+    targets = page.locator(".knock-area .target")
+    expect(targets).to_have_count(1)
+    expect(targets.first).to_contain_text("8")
+    expect(page.locator("#my-hand .group.meld [data-card='7H']")).to_have_count(1)
+    table.shot(tmp_path, "layoff-best")
+
+    page.click("#my-hand .group.meld button.break")  # take 7♣ 7♦ 7♥ apart
+    for card in ("7H", "6H", "5H"):  # each builds on the one before
+        page.click(f"#my-hand [data-card='{card}']")
+        page.click("[data-action=layoff-onto-1]")
+    expect(targets.first.locator(".laid-off")).to_have_count(3)
+    expect(page.locator("#my-hand .group.meld")).to_have_count(0)
+    table.shot(tmp_path, "layoff-editor")
+    table.click_action("layoff-confirm")
+
+    result = table.api_view()["result"]
+    assert result["defender"]["seat"] == 0
+    assert result["defender"]["layoffs"] == [
+        {"card": "7H", "meld": 0},
+        {"card": "6H", "meld": 0},
+        {"card": "5H", "meld": 0},
+    ]
+    assert result["defender"]["melds"] == []
+    expect(page.locator("#result .layoffs")).to_contain_text("laid off 7♥ 6♥ 5♥ on meld 1")
+    expect(page.locator("#shuffle-check")).to_have_attribute("data-verified", "ok")
+    table.assert_holds_only_visible_cards()
+    table.shot(tmp_path, "layoff-result")
+
+
+def test_a_reload_in_the_middle_of_a_hand_restores_the_game(
+    new_context: Callable[..., BrowserContext], live_service: str, tmp_path: Path
+) -> None:
+    page = new_context("phone", **PHONE).new_page()
+    start_game(page, play_url(live_service), bot="simple", seed=5)
+    table = Table(page)
+    for _ in range(3):
+        table.wait_for_turn()
+        table.play_turn()
+    table.wait_for_turn()
+    before = {
+        "url": page.url,
+        "version": table.version(),
+        "hand": table.hand(),
+        "log": page.locator("#log li").count(),
+    }
+    assert "token" not in page.url and table.seat_entry()["token"] not in page.url
+
+    page.reload()
+    expect(page.locator("#game")).to_have_attribute("data-version", str(before["version"]))
+    assert page.url == before["url"]
+    assert table.hand() == before["hand"]
+    expect(page.locator("#log li")).to_have_count(before["log"])
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")
+    table.play_turn()  # and the game goes on
+    table.wait_for_turn()
+    table.assert_holds_only_visible_cards()
+    # Readable on a phone: nothing wider than the screen.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    table.shot(tmp_path, "phone-after-reload")
+
+
+def test_an_illegal_move_is_refused_with_the_services_message(
+    context: BrowserContext, live_service: str, tmp_path: Path
+) -> None:
+    page = context.new_page()
+    start_game(page, play_url(live_service), bot="simple", seed=27)
+    table = Table(page)
+    assert table.phase().startswith("upcard")
+    assert not page.locator("#my-hand [data-after]").count()
+    # Discard before drawing, from the keyboard: pick the first card (1), confirm (Enter).
+    page.keyboard.press("1")
+    expect(page.locator("#my-hand [data-key='1']")).to_be_focused()
+    with page.expect_response(lambda r: r.url.endswith("/actions") and r.request.method == "POST") as answer:
+        page.keyboard.press("Enter")
+    assert answer.value.status == 409
+    detail = answer.value.json()["detail"]
+    alert = page.get_by_role("alert")
+    expect(alert).to_be_visible()
+    expect(alert).to_contain_text(detail)
+    expect(alert).to_contain_text("illegal_action")
+    assert table.version() == 1  # nothing changed
+    table.shot(tmp_path, "illegal")
+
+
+def test_the_page_never_holds_a_card_the_seat_may_not_see(
+    context: BrowserContext, live_service: str, tmp_path: Path
+) -> None:
+    page = context.new_page()
+    start_game(page, play_url(live_service), bot="knocker", seed=8)
+    table = Table(page)
+    seen: set[str] = set()
+    for _ in range(40):
+        table.wait_for_turn()
+        seen |= table.assert_holds_only_visible_cards()
+        if page.locator("#result").count():
+            break
+        page.keyboard.press("h")  # a hint names a card too: it must be one of mine
+        expect(page.locator("#hint")).to_be_visible()
+        table.play_turn()
+    assert page.locator("#result").count()
+    seen |= table.assert_holds_only_visible_cards()
+    assert len(seen) > 20
+    table.shot(tmp_path, "visible-cards")
+
+
+def test_a_page_from_another_origin_plays_when_allowed_and_is_refused_otherwise(
+    new_context: Callable[..., BrowserContext],
+    cors_service: str,
+    static_origins: list[str],
+    tmp_path: Path,
+) -> None:
+    allowed, refused = static_origins
+    page = new_context("allowed-origin").new_page()
+    start_game(page, f"{allowed}/index.html?server={cors_service}", bot="simple", seed=3)
+    table = Table(page)
+    assert page.evaluate("location.origin") == allowed
+    assert table.seat_entry()["server"] == cors_service
+    for _ in range(3):  # a few moves, each a cross-origin POST with If-Match and a bearer token
+        table.wait_for_turn()
+        table.play_turn()
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live")  # the NDJSON feed too
+    table.shot(tmp_path, "cors-allowed")
+
+    other: Page = new_context("refused-origin").new_page()
+    other.goto(f"{refused}/index.html?server={cors_service}")
+    alert = other.get_by_role("alert")
+    expect(alert).to_be_visible()
+    expect(alert).to_contain_text("does not allow this page's origin")
+    other.click("[data-action=play-bot]")
+    expect(alert).to_contain_text("could not be started")
+    table.shot(tmp_path, "cors-refused")
