@@ -148,3 +148,17 @@ def test_oversized_bodies_and_keys_are_refused(me: Seat) -> None:
         "bad_idempotency_key",
     )
     unchanged(me, view["version"])
+
+
+def test_validation_errors_inside_lists_are_422_not_500(me: Seat, client: FlaskClient) -> None:
+    """A null among cards, melds or lay-offs: the errors are keyed by list index (found by schemathesis)."""
+    view = me.view()
+    analyzed = client.post("/v1/analyze", json={"cards": [None]})
+    assert analyzed.status_code == 422 and analyzed.get_json()["errors"]["json"]["cards"]["0"]
+    for path, body in (
+        ("/knock", {"discard": None, "melds": [None, None]}),
+        ("/layoff", {"best": None, "layoffs": [None, None], "melds": []}),
+    ):
+        response = me.post(path, body, version=view["version"])
+        assert response.status_code == 422, response.get_data(as_text=True)
+        assert response.get_json()["code"] == "validation_error"

@@ -103,7 +103,9 @@ def problem(
         "code": code,
         **extra,
     }
-    response = Response(orjson.dumps(body), status=status, mimetype=PROBLEM_JSON)
+    response = Response(
+        orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS), status=status, mimetype=PROBLEM_JSON
+    )
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
