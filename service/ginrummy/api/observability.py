@@ -155,7 +155,7 @@ class JsonFormatter(logging.Formatter):
                 entry[key] = value
         if record.exc_info:
             entry["exc"] = redact(self.formatException(record.exc_info))
-        return orjson.dumps(entry, default=str).decode()
+        return orjson.dumps(entry, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def _install_json_logging() -> None:

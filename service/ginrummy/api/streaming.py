@@ -59,7 +59,7 @@ def events_response(svc: GameService, game_id: str, token: str | None, query: di
         events = [seat_event(cursor, payload, seat) for cursor, payload in rows]
         truncated = bool(rows) and after is not None and not _successor(after, rows[0][0])
         body = {"events": events, "cursor": rows[-1][0] if rows else after, "truncated": truncated}
-        response = Response(orjson.dumps(body), mimetype="application/json")
+        response = Response(orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS), mimetype="application/json")
         response.headers["Cache-Control"] = "no-store"
         return response
     duration = min(float(query.get("wait") or config.stream_max), config.stream_max)
@@ -103,6 +103,6 @@ def _stream(
             continue
         for cursor, payload in rows:
             event = seat_event(cursor, payload, seat)
-            text = orjson.dumps(event).decode()
+            text = orjson.dumps(event, option=orjson.OPT_NON_STR_KEYS).decode()
             yield f"id: {cursor}\nevent: {event['type']}\ndata: {text}\n\n" if sse else text + "\n"
         after = rows[-1][0]
