@@ -12,6 +12,14 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
+# A player's name is shown to the other player and to spectators: printable text only.
+NAME = [
+    validate.Length(min=1, max=40),
+    validate.Regexp(
+        r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]+$", error="a name is printable text"
+    ),
+]
+
 CARD_DOC = 'A card: "7H", "TD", "10d", "♥7" or an int 0–51; outputs always use the canonical text.'
 
 
@@ -40,13 +48,13 @@ class OpponentIn(ma.Schema):
     bot = fields.String(
         load_default=None, metadata={"description": "A bot of GET /v1/bots (default: simple)"}
     )
-    name = fields.String(load_default=None, validate=validate.Length(min=1, max=40))
+    name = fields.String(load_default=None, validate=NAME)
 
 
 class CreateGameIn(ma.Schema):
     rules = fields.Nested(RulesIn, load_default=lambda: {"preset": "standard", "options": {}})
     opponent = fields.Nested(OpponentIn, load_default=lambda: {"type": "bot", "bot": None, "name": None})
-    name = fields.String(load_default=None, validate=validate.Length(min=1, max=40))
+    name = fields.String(load_default=None, validate=NAME)
     seed = fields.Integer(
         load_default=None,
         metadata={"description": "Fix the deals (only when the service runs with GIN_ALLOW_SEED=1: tests)"},
@@ -55,7 +63,7 @@ class CreateGameIn(ma.Schema):
 
 class JoinIn(ma.Schema):
     invitation = fields.String(required=True, validate=validate.Length(min=1, max=200))
-    name = fields.String(load_default=None, validate=validate.Length(min=1, max=40))
+    name = fields.String(load_default=None, validate=NAME)
 
 
 class DrawIn(ma.Schema):
