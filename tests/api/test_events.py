@@ -93,11 +93,14 @@ def test_an_ndjson_stream_sends_events_and_keepalives(table: Table, client: Flas
         client,
         f"/v1/games/{me.game_id}/events?wait=5",
         {**me.auth, "Accept": "application/x-ndjson"},
-        until=total + 1,
+        until=total + 2,
     )
     lines = [json.loads(line) for line in "".join(chunks).splitlines() if line]
-    assert [e["type"] for e in lines[:total]] == [e["type"] for e in me.get("/events").get_json()["events"]]
-    assert lines[total] == {"type": "keepalive"}
+    # A keep-alive at once (the stream is open), the events, then keep-alives while nothing happens.
+    assert lines[0] == {"type": "keepalive"}
+    events = lines[1 : total + 1]
+    assert [e["type"] for e in events] == [e["type"] for e in me.get("/events").get_json()["events"]]
+    assert lines[total + 1] == {"type": "keepalive"}
 
 
 def test_an_sse_stream_resumes_from_last_event_id(table: Table, client: FlaskClient) -> None:

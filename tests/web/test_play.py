@@ -10,6 +10,7 @@ origin (CORS). Throughout, the page must hold no card its seat may not see. The 
 from __future__ import annotations
 
 import re
+import socket
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -356,3 +357,66 @@ def test_a_page_from_another_origin_plays_when_allowed_and_is_refused_otherwise(
     other.click("[data-action=play-bot]")
     expect(alert).to_contain_text("could not be started")
     table.shot(tmp_path, "cors-refused")
+
+
+def test_a_wrong_server_is_not_remembered_and_the_page_offers_its_own(
+    context: BrowserContext, live_service: str, tmp_path: Path
+) -> None:
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        nowhere = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    page = context.new_page()
+    page.goto(f"{play_url(live_service)}?server={nowhere}")
+    alert = page.get_by_role("alert")
+    expect(alert).to_contain_text(f"The service at {nowhere} does not answer")
+    expect(page.locator("details.server")).to_have_attribute("open", "")
+    table = Table(page)
+    table.shot(tmp_path, "wrong-server")
+    assert page.evaluate("localStorage.getItem('gin.server')") is None  # a mistyped ?server= does not stick
+
+    page.goto(play_url(live_service))  # the plain address works again at once
+    expect(page.locator("#bot option")).not_to_have_count(0)
+    expect(alert).to_be_hidden()
+
+    page.goto(f"{play_url(live_service)}?server={nowhere}")
+    page.click("[data-action=own-server]")  # one click back to the service the page came from
+    expect(page.locator("#bot option")).not_to_have_count(0)
+    assert page.evaluate("localStorage.getItem('gin.server')") == live_service
+
+    page.goto(f"{play_url(live_service)}?server=not-a-url")
+    expect(alert).to_contain_text("is not a service URL")
+    expect(page.locator("#bot option")).not_to_have_count(0)
+
+
+def test_a_screen_reader_hears_the_moves_and_the_focus_stays_at_the_table(
+    context: BrowserContext, live_service: str, tmp_path: Path
+) -> None:
+    page = context.new_page()
+    start_game(page, play_url(live_service), bot="simple", seed=3, target=1)
+    table = Table(page)
+    # The announcements go to one live region that stays in the page (the table is redrawn at each move).
+    page.evaluate("document.getElementById('announce').dataset.kept = 'yes'")
+    # "live" as soon as the game is on screen (not after the event stream's first keep-alive, seconds later)
+    expect(page.locator("#connection")).to_have_attribute("data-state", "live", timeout=3000)
+    heard = page.locator("#announce")
+    while not page.locator("#my-hand [data-after]").count():
+        table.wait_for_turn()
+        table.play_turn()
+    drawn = page.locator("#my-hand .card.drawn")
+    expect(drawn).to_have_count(1)  # the card just drawn is marked, over the ring of the playable cards
+    assert "127, 211, 255" in drawn.evaluate("e => getComputedStyle(e).boxShadow")
+    expect(heard).to_contain_text(f"You drew {(drawn.get_attribute('aria-label') or '').split(',')[0]}")
+    card = table.best_discard()
+    page.keyboard.press(page.locator(f"#my-hand [data-card='{card}']").get_attribute("data-key") or "")
+    table.after_change(lambda: page.keyboard.press("Enter"))
+    # The discarded card is gone, but the focus is not back at the top of the page.
+    assert page.evaluate("document.activeElement.id") == "prompt"
+    table.wait_for_turn()
+    expect(heard).to_contain_text("simple (bot)")  # the bot's moves, in words
+    if not page.locator("#result").count():
+        expect(heard.locator("p").last).to_contain_text("Your turn")
+    table.play_hand()
+    expect(heard).to_contain_text("Hand 1:")
+    assert page.evaluate("document.getElementById('announce').dataset.kept") == "yes"
+    assert not re.search(r"[♣♦♥♠]", heard.inner_text())  # cards are said as words
+    table.shot(tmp_path, "screen-reader")

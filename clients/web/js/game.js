@@ -8,7 +8,7 @@
 
 import { Api, ApiError, NetworkError, cursorAfter, sleep } from "./api.js";
 import { banner, fly } from "./animate.js";
-import { CARD_KEYS, cardBack, cardFace } from "./cards.js";
+import { CARD_KEYS, cardBack, cardFace, cardName } from "./cards.js";
 import { KnockEditor, LayoffEditor } from "./editor.js";
 import { verifyShuffle } from "./fairness.js";
 import { saveSeat } from "./storage.js";
@@ -45,6 +45,7 @@ export class GameController {
     this.helpOpen = false;
     this.abort = new AbortController();
     this.statsWanted = null;
+    this.spoken = null; // what a screen reader was last told: {hand, moves, turn, result}
     this.onKey = (event) => this.keydown(event);
   }
 
@@ -91,6 +92,9 @@ export class GameController {
     this.render();
     try {
       await this.refresh();
+      // Up to date and listening. (The service sends the stream's headers only with its first line, the
+      // first event or a keep-alive some seconds later: waiting for them would say "connecting…" meanwhile.)
+      this.setConnection("live");
     } catch (err) {
       this.fail(err);
       if (!this.view) return;
@@ -196,11 +200,50 @@ export class GameController {
 
   render() {
     const focusKey = document.activeElement?.dataset?.focus;
+    const hadFocus = this.ui.root.contains(document.activeElement) && document.activeElement !== this.ui.root;
     renderGame(this);
-    if (focusKey) {
-      const again = this.ui.root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
-      if (again) again.focus({ preventScroll: true });
+    let again = focusKey ? this.ui.root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`) : null;
+    if (!again && hadFocus) {
+      // The focused element is gone (a card discarded, the hand over): keep the focus near the play,
+      // not back at the top of the page, so that Tab and a screen reader carry on from there.
+      again = this.ui.root.querySelector("#result h2, #prompt");
     }
+    if (again) again.focus({ preventScroll: !again.matches("#result h2") });
+    this.speak();
+  }
+
+  /** Tell a screen reader what changed: the opponent's moves, my draws, my turn, the end of a hand. */
+  speak() {
+    const view = this.view;
+    if (!view || !this.ui.announce) return;
+    const turn = Boolean(this.legal.length && !view.result);
+    const spoken = this.spoken;
+    const now = { hand: view.hand_number, moves: this.log.length, turn, result: Boolean(view.result), mode: this.mode };
+    this.spoken = now;
+    if (!spoken) {
+      if (turn) this.ui.announce(this.spokenText("#prompt"));
+      return;
+    }
+    const fresh = spoken.hand === now.hand ? this.log.slice(Math.min(spoken.moves, this.log.length)) : [];
+    for (const item of fresh) {
+      if (item.seat === this.seat && !(item.type === "draw" && item.card)) continue; // my own moves, but what I drew
+      this.ui.announce(this.describeMove(item).map((p) => (/^[A2-9TJQK][CDHS]$/.test(p) ? cardName(p) : p)).join(""));
+    }
+    if (now.result && !spoken.result) {
+      this.ui.announce([this.spokenText("#result h2"), this.spokenText("#result .points"), this.spokenText("#game-over h2")].filter(Boolean).join(". "));
+    } else if (turn && (!spoken.turn || spoken.mode !== now.mode || fresh.some((item) => item.seat !== this.seat))) {
+      this.ui.announce(this.spokenText("#prompt"));
+    }
+  }
+
+  /** The text of an element on screen, with its inline cards as words ("7 of hearts", not "7♥"). */
+  spokenText(selector) {
+    const el = this.ui.root.querySelector(selector);
+    if (!el) return "";
+    const copy = el.cloneNode(true);
+    for (const card of copy.querySelectorAll("[data-card]")) card.replaceWith(cardName(card.dataset.card));
+    for (const key of copy.querySelectorAll("kbd")) key.remove();
+    return copy.textContent.replace(/\s+/g, " ").trim();
   }
 
   // --- moves --------------------------------------------------------------------------------------------
@@ -643,8 +686,12 @@ export class GameController {
         const verb = gin ? " went gin" : " knocked";
         return item.discard ? [who, verb, ", discarding ", item.discard] : [who, verb];
       }
-      case "layoff":
-        return [who, " laid down and laid off"];
+      case "layoff": {
+        const layoffs = Array.isArray(item.layoffs) ? item.layoffs.map((l) => l.card).filter(Boolean) : null;
+        if (layoffs && layoffs.length) return [who, " laid down and laid off ", ...layoffs.flatMap((c, i) => (i ? [" ", c] : [c]))];
+        if (layoffs) return [who, " laid down (no lay-offs)"];
+        return [who, item.best ? " laid down, laying off the best way" : " laid down"];
+      }
       default:
         return [who, ` ${item.type}`];
     }

@@ -14,23 +14,41 @@ import * as storage from "./storage.js";
 const app = document.getElementById("app");
 const alertBox = document.getElementById("alert");
 const noticeBox = document.getElementById("notice");
+const announceBox = document.getElementById("announce");
 let current = null;
 let noticeTimer = null;
 
 // --- the service -------------------------------------------------------------------------------------------
+// A ?server= is remembered only once it has answered: a mistyped one must not stick to every later visit.
+let serverAsked = null; // the ?server= of this address, if it is one
+let serverRefused = null; // a ?server= that is not a URL
 function chooseServer() {
   const params = new URLSearchParams(location.search);
   const asked = params.get("server");
   if (asked) {
     const url = normalizeServer(asked);
     if (url) {
-      storage.rememberServer(url);
+      serverAsked = url;
       return url;
     }
+    serverRefused = asked;
   }
   const remembered = storage.rememberedServer();
   if (remembered) return remembered;
+  return ownService();
+}
+
+/** The service this page was loaded from (the usual case: /play served by the service itself). */
+function ownService() {
   return location.protocol.startsWith("http") ? location.origin : "http://127.0.0.1:8000";
+}
+
+/** Talk to another service from now on: the page is loaded again with ?server=. */
+function switchServer(url) {
+  const next = new URL(location.href);
+  next.searchParams.set("server", url);
+  next.hash = "";
+  location.href = next.toString();
 }
 
 function normalizeServer(text) {
@@ -47,10 +65,11 @@ const server = chooseServer();
 const api = new Api(server);
 
 // --- messages ------------------------------------------------------------------------------------------------
-function showError(text) {
+function showError(text, ...extra) {
   alertBox.textContent = "";
   alertBox.append(
     h("span", { class: "text", id: "alert-text" }, text),
+    ...extra,
     h("button", { type: "button", class: "close", "aria-label": "Dismiss", onclick: clearError }, "×"),
   );
   alertBox.hidden = false;
@@ -71,6 +90,13 @@ function notice(text) {
   }, 6000);
 }
 
+/** Say something to a screen reader (a live region that stays in the page: the table is redrawn). */
+function announce(text) {
+  if (!announceBox || !text) return;
+  announceBox.append(h("p", {}, text));
+  while (announceBox.childElementCount > 6) announceBox.firstElementChild.remove();
+}
+
 function explain(err) {
   if (err instanceof ApiError) return `${err.detail} (${err.code})`;
   return err && err.message ? err.message : String(err);
@@ -89,6 +115,7 @@ const ui = {
   showError,
   clearError,
   notice,
+  announce,
   inviteLink,
   leave() {
     history.pushState(null, "", location.pathname + location.search);
@@ -282,9 +309,19 @@ async function showLobby() {
     bot.addEventListener("change", describe);
     preset.addEventListener("change", describe);
     describe();
+    if (serverAsked) storage.rememberServer(serverAsked); // it answers: keep it for the next visits
   } catch (err) {
     botDesc.textContent = presetDesc.textContent = "";
-    showError(`The service at ${server} does not answer: ${explain(err)}`);
+    botDesc.append("No bots: the service does not answer (see the message above, or change the service below).");
+    page.querySelector("details.server")?.setAttribute("open", "");
+    const own = ownService();
+    const back = server !== own && location.protocol.startsWith("http")
+      ? h("button", { type: "button", class: "btn", "data-action": "own-server", onclick: () => { storage.forgetServer(); switchServer(own); } }, `Use ${own}`)
+      : null;
+    showError(`The service at ${server} does not answer: ${explain(err)}`, back ? h("span", { class: "alert-actions" }, back) : null);
+  }
+  if (serverRefused) {
+    showError(`"?server=${serverRefused}" is not a service URL (it must start with http:// or https://): using ${server}.`);
   }
 }
 
@@ -355,10 +392,7 @@ function serverPanel() {
         showError("The service URL must start with http:// or https://");
         return;
       }
-      const next = new URL(location.href);
-      next.searchParams.set("server", url);
-      next.hash = "";
-      location.href = next.toString();
+      switchServer(url);
     } },
       h("p", { class: "note" }, "This page can play on any Gin Rummy service that allows its origin (GIN_CORS_ORIGINS)."),
       h("div", { class: "invite-row" }, input, h("button", { type: "submit", class: "btn" }, "Use"))));

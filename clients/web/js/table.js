@@ -87,7 +87,7 @@ export function renderGame(ctrl) {
     felt.append(resultPanel(ctrl, names));
   } else {
     felt.append(centerArea(ctrl, names));
-    felt.append(h("p", { id: "prompt", class: "prompt", "aria-live": "polite" }, prompt(ctrl, names)));
+    felt.append(h("p", { id: "prompt", class: "prompt", tabindex: "-1" }, prompt(ctrl, names)));
     felt.append(handArea(ctrl));
     felt.append(actionBar(ctrl));
   }
@@ -106,7 +106,7 @@ function topbar(ctrl, names) {
   const view = ctrl.view;
   const bar = h("header", { class: "topbar" });
   bar.append(
-    h("button", { type: "button", class: "brand", title: "Back to the start page (the game is kept)", onclick: () => ctrl.ui.leave() }, h("span", { "aria-hidden": "true" }, "♠ "), "Gin Rummy"),
+    h("button", { type: "button", class: "brand", "aria-label": "Gin Rummy: back to the start page (the game is kept)", title: "Back to the start page (the game is kept)", onclick: () => ctrl.ui.leave() }, h("span", { "aria-hidden": "true" }, "♠ "), "Gin Rummy"),
   );
   if (view) {
     bar.append(scoreboard(view, names));
@@ -304,19 +304,20 @@ function prompt(ctrl, names) {
   if (ctrl.mode === "layoff") {
     const k = names[view.knock?.knocker];
     return view.knock?.gin || view.knock?.big_gin
-      ? `${k} went gin: lay down your melds (no lay-offs). Enter lays down, L takes the best.`
-      : `${k} knocked. Make your melds and lay off loose cards onto ${k}'s melds (pick a card, then a meld), or take the best (L).`;
+      ? `${k} went gin: lay down your melds (no lay-offs).` + (touch ? "" : " Enter lays down, L takes the best.")
+      : `${k} knocked. Make your melds and lay off loose cards onto ${k}'s melds (pick a card, then a meld), or take the best${touch ? "" : " (L)"}.`;
   }
-  if (view.phase.startsWith("upcard")) return withCards(["Take the upcard ", top, " (P) or pass (N)."]);
-  if (has("draw")) return withCards(["Your turn: draw from the stock (D)", ...(has("draw", { source: "discard" }) && top ? [" or take ", top, " from the pile (P)"] : []), "."]);
+  const key = (letter) => (touch ? "" : ` (${letter})`); // no keyboard letters on a touch screen
+  if (view.phase.startsWith("upcard")) return withCards(["Take the upcard ", top, `${key("P")} or pass${key("N")}.`]);
+  if (has("draw")) return withCards([`Your turn: draw from the stock${key("D")}`, ...(has("draw", { source: "discard" }) && top ? [" or take ", top, ` from the pile${key("P")}`] : []), "."]);
   if (has("discard") || has("knock")) {
     let text = touch ? "Tap a card to discard it." : "Discard a card: click it, drag it onto the pile, or press its number then Enter.";
-    if (legal.some((a) => a.type === "knock" && a.discard === null)) text += " Big gin is on (B)!";
-    else if (gin(ctrl)) text += " You can go gin (G)!";
-    else if (has("knock")) text += " You may knock (K).";
+    if (legal.some((a) => a.type === "knock" && a.discard === null)) text += ` Big gin is on${key("B")}!`;
+    else if (gin(ctrl)) text += ` You can go gin${key("G")}!`;
+    else if (has("knock")) text += ` You may knock${key("K")}.`;
     return text;
   }
-  if (has("deal")) return "Deal the next hand (Enter).";
+  if (has("deal")) return `Deal the next hand${key("Enter")}.`;
   return "Your move.";
 }
 
@@ -552,7 +553,7 @@ function resultPanel(ctrl, names) {
   const panel = h("section", { id: "result", class: "result", "aria-label": `Hand ${view.hand_number} result` });
   let heading = title;
   if (typeof outcome.winner === "number") heading += ` · ${names[outcome.winner]} ${names[outcome.winner] === "You" ? "score" : "scores"} ${outcome.points}`;
-  panel.append(h("h2", {}, `Hand ${view.hand_number}: ${heading}`));
+  panel.append(h("h2", { tabindex: "-1" }, `Hand ${view.hand_number}: ${heading}`));
   if (knocker) {
     panel.append(arrangementRow(`${names[kSeat]} ${end === "gin" ? "(gin)" : end === "big_gin" ? "(big gin)" : "(knocker)"}`, knocker, null));
     panel.append(arrangementRow(`${names[dSeat]} (defender)`, defender || {}, knocker.melds || []));
@@ -706,9 +707,9 @@ function sidePanel(ctrl, names) {
   const side = h("aside", { class: "side", "aria-label": "Game details" });
   if (ctrl.hint) {
     const words = hintWords(ctrl.hint.action || {}, view);
-    side.append(h("section", { class: "hint", id: "hint", role: "status" }, h("h3", {}, "Hint"), h("p", {}, withCards(words)), ctrl.hint.explanation ? h("p", { class: "note" }, ctrl.hint.explanation) : null));
+    side.append(h("section", { class: "hint", id: "hint", role: "status" }, h("h3", {}, "Hint"), h("p", {}, withCards(words)), ctrl.hint.explanation ? h("p", { class: "note" }, withCards(String(ctrl.hint.explanation).split(/\b([A2-9TJQK][CDHS])\b/))) : null));
   }
-  const log = h("ol", { class: "log", id: "log", "aria-label": "Moves of this hand", "aria-live": "polite" });
+  const log = h("ol", { class: "log", id: "log", "aria-label": "Moves of this hand" });
   for (const item of ctrl.log.slice(-40)) {
     const mine = item.seat === ctrl.seat;
     log.append(h("li", { class: mine ? "mine" : "theirs" }, withCards(ctrl.describeMove(item))));

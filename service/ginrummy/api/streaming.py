@@ -3,8 +3,9 @@
 The cursor of an event is its stream id ``<version>-<i>``. Each version's events are numbered from 1,
 so the successor of ``v-i`` is ``v-(i+1)`` or ``(v+1)-1``; when the first event returned is neither,
 older events were trimmed away and the answer says ``"truncated": true`` (the client should GET the view).
-Streams send a keep-alive (an NDJSON ``{"type": "keepalive"}`` line, an SSE comment) after
-``GIN_STREAM_KEEPALIVE`` seconds without events, and end after ``?wait=`` seconds (at most
+Streams start with a line at once (an NDJSON keep-alive, SSE's ``retry:``), so that a client sees the
+stream open before the first event, then send a keep-alive (an NDJSON ``{"type": "keepalive"}`` line, an
+SSE comment) after ``GIN_STREAM_KEEPALIVE`` seconds without events, and end after ``?wait=`` seconds (at most
 ``GIN_STREAM_MAX``); clients reconnect with the last cursor (SSE: ``Last-Event-ID``). Should Redis fail
 during a stream, its last line is ``{"type": "error", "code": "store_unavailable", "retry_after": 1, …}``
 (SSE: ``event: error`` with ``retry:``) and it ends: reconnect from the last cursor after that delay.
@@ -28,6 +29,7 @@ from .service import GameService, seat_event
 NDJSON = "application/x-ndjson"
 SSE = "text/event-stream"
 PAGE_SIZE = 200
+KEEPALIVE_LINE = '{"type":"keepalive"}\n'
 
 
 def _successor(after: str, first: str) -> bool:
@@ -80,8 +82,9 @@ def _stream(
 ) -> Iterator[str]:
     deadline = time.monotonic() + duration
     keepalive = max(1, svc.config.stream_keepalive)
-    if sse:
-        yield "retry: 2000\n\n"
+    # Something at once: a WSGI server sends the headers with the first chunk, so a client would not
+    # know the stream is open until the first event or keep-alive otherwise.
+    yield "retry: 2000\n\n" if sse else KEEPALIVE_LINE
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
@@ -99,7 +102,7 @@ def _stream(
             yield f"retry: {RETRY_AFTER * 1000}\nevent: error\ndata: {text}\n\n" if sse else text + "\n"
             return
         if not rows:
-            yield ": keep-alive\n\n" if sse else '{"type":"keepalive"}\n'
+            yield ": keep-alive\n\n" if sse else KEEPALIVE_LINE
             continue
         for cursor, payload in rows:
             event = seat_event(cursor, payload, seat)
