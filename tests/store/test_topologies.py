@@ -62,6 +62,8 @@ def _play_through_failover(sentinel: SentinelHandle, fail_over: str) -> None:
     while True:  # a game to 25 points can end within six moves (an early gin): then take another deal
         seat = create_game(client)
         for _ in range(6):
+            if seat.view["phase"] == "match_over":
+                break
             step(client, seat)
         if seat.view["phase"] != "match_over":
             break
