@@ -70,6 +70,8 @@ def test_the_web_client_is_served_at_play(redis_url: str, tmp_path: Path) -> Non
     page = client.get("/play/")
     assert page.status_code == 200 and b"<html" in page.data
     assert page.headers["X-Frame-Options"] == "DENY" and page.headers["Referrer-Policy"] == "no-referrer"
+    policy = page.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
     missing = client.get("/play/no-such-file.js")
     assert missing.status_code == 404 and missing.mimetype == "application/problem+json"
     empty = create_app({"redis_url": redis_url, "web_dir": str(tmp_path)}).test_client().get("/play/")

@@ -35,6 +35,11 @@ EXPOSED_HEADERS = ["ETag", "Idempotent-Replayed", "Retry-After", "Location", "X-
 CORS_PATHS = (r"/v1/*", r"/openapi.json")
 PREFLIGHT_MAX_AGE = 600  # seconds a browser may keep a preflight's answer
 
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self' http: https:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+
 play = Blueprint("play", __name__)
 
 
@@ -91,4 +96,6 @@ def play_file(filename: str = "index.html") -> Response:
     response.headers["X-Frame-Options"] = "DENY"
     response.headers["Referrer-Policy"] = "no-referrer"
     response.headers["X-Content-Type-Options"] = "nosniff"
+    # Only the page's own scripts and styles run; it may call any service (?server=), nothing else.
+    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
     return response
