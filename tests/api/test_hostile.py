@@ -129,3 +129,10 @@ def test_every_action_in_every_phase_by_both_seats(table: Table) -> None:
         mover = seats[views[0]["turn"]] if views[0]["turn"] is not None else ann
         mover.act(choose(views[mover.seat]), version)
     assert {"draw", "discard", "hand_over"} <= phases or "layoff" in phases
+
+
+def test_a_seed_beyond_64_bits_is_422_not_500(client: FlaskClient) -> None:
+    """Found by schemathesis: the seed is stored as a JSON number, which orjson writes up to 64 bits."""
+    for seed in (-4683577762467227369472, 2**64, -1):
+        problem(client.post("/v1/games", json={"seed": seed}), 422, "validation_error")
+    assert client.post("/v1/games", json={"seed": 2**63 - 1}).status_code == 201

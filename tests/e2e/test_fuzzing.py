@@ -1,6 +1,7 @@
 """schemathesis over the whole OpenAPI document against the real service: no request, however odd,
-makes the service fail (no 5xx). Conformance of every response to the document is issue 12's and 14's
-next step (see the closing notes); this run keeps the server-error property in CI."""
+makes the service fail (no 5xx), and every response conforms to the document — its status code, content
+type, headers and body schema. (That every schema-valid request is accepted unless a game rule refuses
+it is not checked yet: the document does not yet describe card texts and rule options exactly.)"""
 
 from __future__ import annotations
 
@@ -14,14 +15,17 @@ import requests
 ST = Path(sys.executable).with_name("st")
 
 
-def test_no_generated_request_makes_the_service_fail(live_service: str, tmp_path: Path) -> None:
+def test_no_generated_request_makes_the_service_fail_or_stray_from_its_document(
+    live_service: str, tmp_path: Path
+) -> None:
     created = requests.post(f"{live_service}/v1/games", json={}, timeout=10).json()
     command = [
         str(ST if ST.exists() else shutil.which("st")),
         "run",
         f"{live_service}/openapi.json",
         "--checks",
-        "not_a_server_error",
+        "not_a_server_error,status_code_conformance,content_type_conformance,"
+        "response_schema_conformance,response_headers_conformance",
         "--max-examples",
         "25",
         "--workers",

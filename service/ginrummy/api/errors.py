@@ -149,6 +149,9 @@ def handle_store_unavailable(error: Exception) -> Response:
 class ProblemSchema(ma.Schema):
     """The body of every error response (RFC 9457 problem details plus a stable ``code``)."""
 
+    class Meta:
+        unknown = ma.INCLUDE  # some problems carry more members (turn, bots, …)
+
     type = ma.fields.String(metadata={"description": "A URI naming the kind of problem"})
     title = ma.fields.String(metadata={"description": "Short human summary of the kind of problem"})
     status = ma.fields.Integer(metadata={"description": "The HTTP status"})

@@ -46,6 +46,8 @@ meta = ApiBlueprint("meta", __name__, url_prefix="/v1", description="Rules, bots
 health = ApiBlueprint("health", __name__, description="Liveness and readiness")
 
 AUTH_DOC: dict[str, Any] = {"security": [{"seatToken": []}]}
+# Readable with a seat token (that seat's view) or without one (the spectator's).
+OPTIONAL_AUTH_DOC: dict[str, Any] = {"security": [{"seatToken": []}, {}]}
 ACTION_HEADERS: dict[str, Any] = {
     "parameters": [
         {
@@ -143,7 +145,7 @@ def _merge_doc(*docs: dict[str, Any]) -> dict[str, Any]:
 # --- games -----------------------------------------------------------------------------------------
 @games.route("")
 class GamesResource(MethodView):
-    @games.arguments(create_in)
+    @games.arguments(create_in, required=False)  # no body: a game against the default bot
     @games.response(201, schemas.CreatedOut)
     @games.doc(**_merge_doc(IDEMPOTENCY_HEADER, error_responses(422)))
     def post(self, body: dict[str, Any]) -> Response:
@@ -157,7 +159,7 @@ class GamesResource(MethodView):
 @games.route("/<game_id>")
 class GameResource(MethodView):
     @games.response(200, schemas.ViewOut)
-    @games.doc(**_merge_doc(AUTH_DOC, error_responses(403, 404)))
+    @games.doc(**_merge_doc(OPTIONAL_AUTH_DOC, error_responses(403, 404)))
     def get(self, game_id: str) -> Response:
         """The caller's seat view (without a token: the spectator view)
 
@@ -268,7 +270,7 @@ def undo(game_id: str) -> Response:
 @games.route("/<game_id>/events", methods=["GET"])
 @games.arguments(events_query, location="query")
 @games.response(200, schemas.EventsOut)
-@games.doc(**_merge_doc(AUTH_DOC, error_responses(403, 404, 422)))
+@games.doc(**_merge_doc(OPTIONAL_AUTH_DOC, error_responses(403, 404, 422)))
 def events(query: dict[str, Any], game_id: str) -> Response:
     """The events the caller's seat may see, after a cursor
 
@@ -279,7 +281,7 @@ def events(query: dict[str, Any], game_id: str) -> Response:
 
 @games.route("/<game_id>/hands/<int:number>", methods=["GET"])
 @games.response(200, schemas.HandRecordOut)
-@games.doc(**_merge_doc(AUTH_DOC, error_responses(403, 404)))
+@games.doc(**_merge_doc(OPTIONAL_AUTH_DOC, error_responses(403, 404)))
 def hand(game_id: str, number: int) -> Response:
     """A finished hand revealed: deal, deck and shuffle salt, every action, arrangements, scoring"""
     return render(service().hand(game_id, number, http_request().token))

@@ -57,6 +57,7 @@ class CreateGameIn(ma.Schema):
     name = fields.String(load_default=None, validate=NAME)
     seed = fields.Integer(
         load_default=None,
+        validate=validate.Range(min=0, max=2**63 - 1),  # it is stored as a JSON number
         metadata={"description": "Fix the deals (only when the service runs with GIN_ALLOW_SEED=1: tests)"},
     )
 
@@ -138,7 +139,14 @@ class EventsQuery(ma.Schema):
 
 
 # --- responses (documentation) ---------------------------------------------------------------------
-class HandOut(ma.Schema):
+class Out(ma.Schema):
+    """A response body: documented members, and more may come (clients ignore what they do not know)."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+
+class HandOut(Out):
     cards = fields.List(fields.String())
     melds = fields.List(fields.List(fields.String()))
     deadwood_cards = fields.List(fields.String())
@@ -148,15 +156,20 @@ class HandOut(ma.Schema):
     )
 
 
-class PlayerOut(ma.Schema):
+class PlayerOut(Out):
     seat = fields.Integer()
     name = fields.String(allow_none=True)
     type = fields.String(metadata={"description": "human or bot"})
     bot = fields.String(metadata={"description": "The bot's name (bots only)"})
     joined = fields.Boolean(metadata={"description": "Whether the human has taken the seat"})
+    card_count = fields.Integer(metadata={"description": "Cards in the seat's hand (spectator view)"})
+    known_cards = fields.List(
+        fields.String(), metadata={"description": "Its cards anyone has seen it take or lay down"}
+    )
+    cards = fields.List(fields.String(), metadata={"description": "Its whole hand, once the hand is over"})
 
 
-class ViewOut(ma.Schema):
+class ViewOut(Out):
     """A seat's view of the game (RULES.md §11): never the opponent's hidden cards or the stock."""
 
     game_id = fields.String()
@@ -208,7 +221,7 @@ class ViewOut(ma.Schema):
     waiting_for_opponent = fields.Boolean()
 
 
-class EventOut(ma.Schema):
+class EventOut(Out):
     class Meta:
         unknown = ma.INCLUDE
 
@@ -217,7 +230,7 @@ class EventOut(ma.Schema):
     seat = fields.Integer(allow_none=True)
 
 
-class CreatedOut(ma.Schema):
+class CreatedOut(Out):
     game_id = fields.String()
     seat = fields.Integer()
     token = fields.String(metadata={"description": "This seat's bearer token (shown once)"})
@@ -228,7 +241,7 @@ class CreatedOut(ma.Schema):
     events = fields.List(fields.Nested(EventOut))
 
 
-class JoinedOut(ma.Schema):
+class JoinedOut(Out):
     game_id = fields.String()
     seat = fields.Integer()
     token = fields.String()
@@ -236,7 +249,7 @@ class JoinedOut(ma.Schema):
     events = fields.List(fields.Nested(EventOut))
 
 
-class MoveOut(ma.Schema):
+class MoveOut(Out):
     version = fields.Integer()
     events = fields.List(fields.Nested(EventOut), metadata={"description": "Incl. the bot's replies"})
     view = fields.Nested(
@@ -244,19 +257,19 @@ class MoveOut(ma.Schema):
     )
 
 
-class EventsOut(ma.Schema):
+class EventsOut(Out):
     events = fields.List(fields.Nested(EventOut))
     cursor = fields.String(allow_none=True, metadata={"description": "Pass as ?after= to resume"})
     truncated = fields.Boolean(metadata={"description": "Older events were trimmed: GET the view again"})
 
 
-class ShuffleOut(ma.Schema):
+class ShuffleOut(Out):
     salt = fields.String(metadata={"description": "The secret salt of the deal, revealed"})
     commitment = fields.String(metadata={"description": "The commitment shown in the view during the hand"})
     deck = fields.List(fields.String(), metadata={"description": "The deck order, first card dealt first"})
 
 
-class HandRecordOut(ma.Schema):
+class HandRecordOut(Out):
     """A finished hand revealed to both seats."""
 
     number = fields.Integer()
@@ -272,7 +285,7 @@ class HandRecordOut(ma.Schema):
     shuffle = fields.Nested(ShuffleOut, metadata={"description": "Verify: sha256(salt:deck) == commitment"})
 
 
-class HintOut(ma.Schema):
+class HintOut(Out):
     action = fields.Dict()
     explanation = fields.String()
     alternatives = fields.List(fields.Dict())
@@ -283,7 +296,7 @@ class AnalyzeIn(ma.Schema):
     knock_limit = fields.Integer(load_default=10, validate=validate.Range(min=0, max=100))
 
 
-class AnalyzeOut(ma.Schema):
+class AnalyzeOut(Out):
     """The verdicts (can_knock, can_gin, big_gin) are null for fewer than 10 cards."""
 
     cards = fields.List(fields.String())
@@ -302,5 +315,5 @@ class AnalyzeOut(ma.Schema):
     )
 
 
-class HealthOut(ma.Schema):
+class HealthOut(Out):
     status = fields.String()
