@@ -89,3 +89,29 @@ def test_the_limits_count_on_sentinel_and_cluster_too(topology: str, request: py
     url = request.getfixturevalue("redis_sentinel_url" if topology == "sentinel" else "redis_cluster_url")
     client = client_at(limited_app(url, limit_create="2/minute"), next(_addresses))
     assert [client.post("/v1/games", json={}).status_code for _ in range(3)] == [201, 201, 429]
+
+
+def test_games_in_play_are_bounded_per_client_and_overall(redis_url: str) -> None:
+    app = create_app({"redis_url": redis_url, "max_live_games_per_client": 2, "max_live_games": 1_000_000})
+    client = client_at(app, next(_addresses))
+    first = client.post("/v1/games", json={"rules": {"options": {"target": 10}}}).get_json()
+    assert client.post("/v1/games", json={}).status_code == 201
+    refused = client.post("/v1/games", json={})
+    problem = refused.get_json()
+    assert refused.status_code == 429 and problem["code"] == "too_many_games"
+    assert client_at(app, next(_addresses)).post("/v1/games", json={}).status_code == 201  # others may
+    # Finishing a match frees its place.
+    auth = {"Authorization": f"Bearer {first['token']}"}
+    url = f"/v1/games/{first['game_id']}"
+    for _ in range(2000):
+        view = client.get(url, headers=auth).get_json()
+        if view["scores"]["match_over"]:
+            break
+        client.post(f"{url}/actions", json=choose(view), headers={**auth, "If-Match": f'"{view["version"]}"'})
+    assert view["scores"]["match_over"]
+    assert client.post("/v1/games", json={}).status_code == 201
+
+    full = client_at(create_app({"redis_url": redis_url, "max_live_games": 1}), next(_addresses))
+    refused = full.post("/v1/games", json={})
+    assert refused.status_code == 503 and refused.get_json()["code"] == "service_full"
+    assert refused.headers["Retry-After"] == "60"

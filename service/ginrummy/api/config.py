@@ -36,6 +36,8 @@ class Config:
     allow_seed: bool = False  # accept a "seed" at game creation (tests and replays only)
     cors_origins: str = ""  # origins allowed to call the API from a browser ("*" or a,b,…); empty: own only
     web_dir: str = ""  # the web client's files served at /play; empty: clients/web of the checkout
+    max_live_games: int = 1_000_000  # games in play at once, over all clients (~4 KB each in Redis)
+    max_live_games_per_client: int = 10_000  # games in play at once created by one client address
     rate_limits: bool = True  # the budgets below (api/limits.py); off for benchmarks and tests
     limit_create: str = "30/minute"  # POST /v1/games, per address
     limit_move: str = "600/minute"  # other POSTs on a game, per seat token (per address without one)

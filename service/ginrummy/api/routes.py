@@ -93,6 +93,7 @@ def http_request() -> Request:
         token=security.bearer_token(request.headers.get("Authorization")),
         if_match=request.headers.get("If-Match"),
         idempotency_key=key,
+        client=request.remote_addr or "",
         # Only a request with a key is ever compared with another one.
         fingerprint=fingerprint(request.method, request.path, request.get_data(cache=True)) if key else "",
     )

@@ -23,6 +23,7 @@ know, in short keys to keep Redis memory small:
 ``bs``  the secret salt of the bot's decision seeds
 ``sd``  the test seed (only with GIN_ALLOW_SEED)
 ``sh``  the live hand's shuffle: ``{"n": hand number, "s": salt, "c": commitment}``
+``ca``  a digest of the creating client's address: its count of games in play drops when the match ends
 
 Events are the engine's :class:`~ginrummy.engine.Event` end to end: stored as its
 :meth:`~ginrummy.engine.Event.to_row`, read back with ``from_row``, and shown to a seat by ``for_seat``.
@@ -53,6 +54,7 @@ from ginrummy.store import (
     IdempotencyKeyUsed,
     StaleVersion,
     Stored,
+    TooManyLiveGames,
 )
 
 from . import fairness, observability, security
@@ -115,6 +117,7 @@ class Request:
     if_match: str | None = None
     idempotency_key: str | None = None
     fingerprint: str = ""  # hash of method, path and body: a reused key with another body is refused
+    client: str = ""  # the client's address: bounds the games in play it may have
 
 
 # Step 4 of a move: change the loaded game for the seat; return the events it made.
@@ -312,6 +315,7 @@ class GameService:
         game_id = security.game_id_for_key(key) if key else security.new_game_id()
         loaded = Loaded(game_id, 0, meta, Game(rules, cut_for_dealer(self._rng(meta, 0))))
         events = self._deal(loaded) + self._bot_replies(loaded)
+        meta["ca"] = self._reserve(game_id, request.client)
         idem_key = security.scoped_key("create", key) if key else None
         outcome = self._commit(loaded, events, request, seat=0, idem_key=idem_key, head=head)
         if not outcome.replayed:
@@ -401,7 +405,36 @@ class GameService:
         outcome = self._commit(loaded, events, request, seat=seat, idem_key=idem_key)
         if loaded.game.match_over and not outcome.replayed:
             observability.record_game_finished()
+            if "ca" in loaded.meta:
+                self.store.release_live_game(game_id, loaded.meta["ca"])
         return outcome
+
+    def _reserve(self, game_id: str, client: str) -> str:
+        """Count a new game against the bounds on games in play; returns the client's key (a digest of
+        its address, kept in the game's meta to release it at the end)."""
+        client_key = hashlib.sha256(f"gin-client\n{client}".encode()).hexdigest()[:24]
+        config = self.config
+        try:
+            self.store.reserve_live_game(
+                game_id,
+                client_key,
+                per_client=config.max_live_games_per_client,
+                overall=config.max_live_games,
+            )
+        except TooManyLiveGames as error:
+            if error.scope == "client":
+                raise ApiError(
+                    429,
+                    "too_many_games",
+                    f"this client has {config.max_live_games_per_client} games in play: finish some first",
+                ) from None
+            raise ApiError(
+                503,
+                "service_full",
+                "the service holds as many games as it may; try again later",
+                headers={"Retry-After": "60"},
+            ) from None
+        return client_key
 
     def _apply_action(self, loaded: Loaded, seat: int, action: dict[str, Any]) -> list[Event]:
         game = loaded.game

@@ -11,6 +11,7 @@ from .games import (
     Stored,
     StoreError,
     StoreUnavailable,
+    TooManyLiveGames,
 )
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "StaleVersion",
     "StoreError",
     "StoreUnavailable",
+    "TooManyLiveGames",
     "Stored",
     "make_client",
     "rate_limit_storage",

@@ -97,8 +97,27 @@ return {1, 1}
 """
 
 
+# Counts the live games of one scope (a client, or all of them) in a sorted set scored by expiry: drops
+# the expired, refuses (0) when the set is full, else adds the game (1). One key: fine on a Cluster.
+LIVE_LUA = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[5]))
+return 1
+"""
+
+
 class StoreError(Exception):
     """Base class of the store's own failures."""
+
+
+class TooManyLiveGames(StoreError):
+    """A new game would pass a bound on live games (``scope``: ``"client"`` or ``"all"``)."""
+
+    def __init__(self, scope: str) -> None:
+        super().__init__(f"too many live games ({scope})")
+        self.scope = scope
 
 
 class StaleVersion(StoreError):
@@ -183,6 +202,7 @@ class GameStore:
         self.idempotency_ttl = idempotency_ttl
         self._commit = client.register_script(COMMIT_LUA)
         self._create = client.register_script(CREATE_LUA)
+        self._live = client.register_script(LIVE_LUA)
         self.notifier = Notifier(client)
 
     # --- keys -------------------------------------------------------------------------------------
@@ -264,6 +284,30 @@ class GameStore:
             return bool(self.client.ping())
         except redis.exceptions.RedisError:
             return False
+
+    # --- bounds on live games ---------------------------------------------------------------------------
+    LIVE_ALL = "gin:live:all"
+
+    @staticmethod
+    def live_key(client_key: str) -> str:
+        return f"gin:live:c:{client_key}"
+
+    def reserve_live_game(self, game_id: str, client_key: str, *, per_client: int, overall: int) -> None:
+        """Count a new game as live for ``live_ttl`` (until it finishes, see :meth:`release_live_game`);
+        raises :class:`TooManyLiveGames` when the client or everyone together has too many. A game that
+        goes on longer than ``live_ttl`` after its creation is no longer counted (bounds, not ledgers)."""
+        now = time.time()
+        args = [now, now + self.live_ttl, game_id]
+        if not self._live(keys=[self.live_key(client_key)], args=[*args, per_client, self.live_ttl]):
+            raise TooManyLiveGames("client")
+        if not self._live(keys=[self.LIVE_ALL], args=[*args, overall, self.live_ttl]):
+            self.client.zrem(self.live_key(client_key), game_id)
+            raise TooManyLiveGames("all")
+
+    def release_live_game(self, game_id: str, client_key: str) -> None:
+        """A game is over (or was never made): it no longer counts."""
+        self.client.zrem(self.live_key(client_key), game_id)
+        self.client.zrem(self.LIVE_ALL, game_id)
 
     # --- writes -----------------------------------------------------------------------------------
     def _args(
