@@ -1,4 +1,4 @@
-"""Rate limits (flask-limiter, counted in the real Redis): budgets per seat token and per address, 429
+"""Rate limits (the limits library, counted in the real Redis): budgets per seat token and per address, 429
 problem+json with Retry-After and the RateLimit headers, exemptions, and failing open without Redis."""
 
 from __future__ import annotations

@@ -185,7 +185,7 @@ class ProblemApi(Api):  # type: ignore[misc]  # flask-smorest ships no type hint
 
     def handle_http_exception(self, error: HTTPException) -> Response:
         if isinstance(error.response, Response):
-            # It brings its own problem+json already (the rate limits' 429, see api/limits.py).
+            # It brings its own response already: send that one.
             return error.response
         status = error.code or 500
         code = HTTP_CODES.get(status, "http_error")

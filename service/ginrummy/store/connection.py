@@ -119,7 +119,7 @@ def make_client(url: str, *, decode_responses: bool = False, **kwargs: Any) -> R
 
 
 def rate_limit_storage(url: str, client: RedisClient) -> tuple[str, dict[str, Any]]:
-    """The storage URI and options of the ``limits`` library (flask-limiter's counters) for the service's
+    """The storage URI and options of the ``limits`` library (the rate limits' counters) for the service's
     own Redis: the same server(s) — through the same blocking pool where the library takes a pool —
     with the same short timeouts, and the counters' keys under ``gin:limits``.
 
