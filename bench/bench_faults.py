@@ -93,7 +93,9 @@ def main() -> int:
     workdir = Path(tempfile.mkdtemp(prefix="gin-bench-faults-"))
     server = EmbeddedRedis(workdir / "redis").start()
     env = {**os.environ, "REDIS_URL": server.url, "GIN_WORKERS": "2", "PYTHONPATH": str(ROOT / "service")}
-    env["GIN_RATE_LIMITS"] = "0"  # one client address calling fast: the limits would answer 429
+    # The production default: rate limits on, under budgets this run never meets.
+    env["GIN_RATE_LIMITS"] = "1"
+    env.update({f"GIN_LIMIT_{b}": "100000/minute" for b in ("CREATE", "MOVE", "READ", "WAIT")})
     gunicorn, port = start_gunicorn("ginrummy.api.wsgi:app", env, workdir, "game")
     base = f"http://127.0.0.1:{port}"
     try:

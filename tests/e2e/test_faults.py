@@ -33,7 +33,11 @@ HANG = 10  # seconds: far beyond what any answer may take; only a hang reaches i
 def crashable(tmp_path: Path) -> Iterator[tuple[EmbeddedRedis, str]]:
     """A redis-server of this test alone (it gets killed) and a gunicorn in front of it."""
     server = EmbeddedRedis(tmp_path / "redis").start()
-    process, base = start_gunicorn(server.url, tmp_path, workers=1)
+    # The production default: rate limits on (counted in the same Redis), budgets this test never meets.
+    budgets = {f"GIN_LIMIT_{b}": "100000/minute" for b in ("CREATE", "MOVE", "READ", "WAIT")}
+    process, base = start_gunicorn(
+        server.url, tmp_path, workers=1, extra_env={"GIN_RATE_LIMITS": "1", **budgets}
+    )
     try:
         yield server, base
     finally:

@@ -19,7 +19,9 @@ update in Redis: the limits add one round trip to a request, no more. Health, me
 the API documents are exempt. A refused request gets ``429`` problem+json (code ``rate_limited``) with
 ``Retry-After``, ``RateLimit-Limit``, ``RateLimit-Remaining`` and ``RateLimit-Reset`` (seconds); they are
 not sent on every answer, which would cost a second round trip. ``GIN_RATE_LIMITS=0`` turns them off
-(benchmarks, tests). Should Redis fail, the limits let requests through (the store then answers 503).
+(benchmarks, tests). Should Redis refuse, the limits let requests through (the store then answers 503,
+and what needs no Redis still works); should it hang, the request gets its 503 at once rather than after
+a second timeout.
 
 Why ``limits`` itself and not flask-limiter, which is built on it: flask-limiter resolves its limits,
 scopes and exemptions anew on every request — about 0.2 ms of CPU per request here, more than the Redis
@@ -39,11 +41,11 @@ from limits import RateLimitItem, parse
 from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 
-from ginrummy.store import StoreUnavailable, rate_limit_storage
+from ginrummy.store import StoreTimeout, StoreUnavailable, rate_limit_storage
 
 from . import observability, security
 from .config import Config, ConfigError
-from .errors import ApiError, handle_api_error
+from .errors import ApiError, handle_api_error, handle_store_unavailable
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +103,10 @@ def init_app(app: Flask, settings: Config, redis_url: str, client: Any) -> None:
             if limiter.hit(item, budget, key):
                 return None
             reset_at = limiter.get_window_stats(item, budget, key).reset_time
+        except StoreTimeout as error:
+            # Redis hangs: the request's own store calls would wait as long again, past the 2 s a client
+            # may expect a 503 in. Answer it now.
+            return handle_store_unavailable(error)
         except StoreUnavailable as error:  # fail open: the store answers 503 by itself if it must
             log.warning("rate limits not counted: Redis failed (%s)", type(error).__name__)
             return None

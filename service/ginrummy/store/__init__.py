@@ -10,6 +10,7 @@ from .games import (
     StaleVersion,
     Stored,
     StoreError,
+    StoreTimeout,
     StoreUnavailable,
     TooManyLiveGames,
 )
@@ -23,6 +24,7 @@ __all__ = [
     "IdempotencyKeyUsed",
     "StaleVersion",
     "StoreError",
+    "StoreTimeout",
     "StoreUnavailable",
     "TooManyLiveGames",
     "Stored",

@@ -390,3 +390,5 @@ class GameStore:
 # The store's "Redis is down / refused" failure, under a name the HTTP layer can catch without importing
 # redis itself.
 StoreUnavailable = redis.exceptions.RedisError
+# … and the one of a Redis that does not answer in time (hung, or far too busy).
+StoreTimeout = redis.exceptions.TimeoutError
