@@ -9,13 +9,21 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from ginrummy.store import GameStore, make_client
+from ginrummy.store import EmbeddedRedis, GameStore, make_client
 from ginrummy.store.notify import channel_of
 
 
+@pytest.fixture(scope="module")
+def own_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A redis-server of these tests alone: they count the commands it runs, which others must not add to
+    (a stream of another test winding down still reads its game every second)."""
+    with EmbeddedRedis(tmp_path_factory.mktemp("notify") / "redis") as server:
+        yield server.url
+
+
 @pytest.fixture
-def store(redis_url: str) -> Iterator[GameStore]:
-    store = GameStore(make_client(redis_url), live_ttl=600)
+def store(own_redis: str) -> Iterator[GameStore]:
+    store = GameStore(make_client(own_redis), live_ttl=600)
     yield store
     store.notifier.close()
 
