@@ -69,6 +69,15 @@ def _retry() -> Retry:
     return Retry(ExponentialWithJitterBackoff(base=0.01, cap=0.1), RETRIES)
 
 
+def _with_defaults(kwargs: dict[str, Any]) -> None:
+    """The pool size, timeouts and retries of every topology, where the caller gave none (a URL's own
+    query parameters are applied after these, so they win)."""
+    kwargs.setdefault("max_connections", MAX_CONNECTIONS)
+    kwargs.setdefault("socket_timeout", SOCKET_TIMEOUT)
+    kwargs.setdefault("socket_connect_timeout", CONNECT_TIMEOUT)
+    kwargs.setdefault("retry", _retry())
+
+
 class RedisUrlError(ValueError):
     """A Redis URL that cannot be understood; the message says what is wrong and what is expected."""
 
@@ -90,20 +99,12 @@ def make_client(url: str, *, decode_responses: bool = False, **kwargs: Any) -> R
     scheme = url.split("://", 1)[0].lower() if "://" in url else ""
     kwargs["decode_responses"] = decode_responses
     kwargs.setdefault("timeout", POOL_TIMEOUT)
+    _with_defaults(kwargs)
     if scheme in SINGLE_SCHEMES:
         path = urlsplit(url).path.strip("/")
         if scheme != "unix" and path and not path.isdigit():
             # redis-py would silently use database 0 here.
             raise RedisUrlError(f"bad database number {path!r} in Redis URL {redact_url(url)!r}")
-        query = dict(parse_qsl(urlsplit(url).query))
-        for name, default in (
-            ("max_connections", MAX_CONNECTIONS),
-            ("socket_timeout", SOCKET_TIMEOUT),
-            ("socket_connect_timeout", CONNECT_TIMEOUT),
-        ):
-            if name not in query:
-                kwargs.setdefault(name, default)
-        kwargs.setdefault("retry", _retry())
         try:
             return redis.Redis(connection_pool=BlockingConnectionPool.from_url(url, **kwargs))
         except ValueError as exc:
@@ -249,10 +250,6 @@ def _sentinel_client(url: str, scheme: str, kwargs: dict[str, Any]) -> redis.Red
             raise RedisUrlError(f"bad database number {segments[1]!r} in {redact_url(url)!r}") from None
     sentinel_password = query.pop("sentinel_password", None)
     _apply_query(url, query, kwargs, _FLOAT_PARAMS + _INT_PARAMS)
-    kwargs.setdefault("max_connections", MAX_CONNECTIONS)
-    kwargs.setdefault("socket_timeout", SOCKET_TIMEOUT)
-    kwargs.setdefault("socket_connect_timeout", CONNECT_TIMEOUT)
-    kwargs.setdefault("retry", _retry())
     hosts = [(h, p or 26379) for h, p in hosts]
     node_kwargs: dict[str, Any] = dict(kwargs, db=db, username=username, password=password)
     if scheme.startswith("rediss"):
@@ -308,10 +305,6 @@ def _cluster_client(url: str, scheme: str, kwargs: dict[str, Any]) -> RedisClust
     if segments and segments != ["0"]:
         raise RedisUrlError(f"Redis Cluster has only database 0; remove the path from {redact_url(url)!r}")
     _apply_query(url, query, kwargs, _FLOAT_PARAMS + _INT_PARAMS)
-    kwargs.setdefault("max_connections", MAX_CONNECTIONS)
-    kwargs.setdefault("socket_timeout", SOCKET_TIMEOUT)
-    kwargs.setdefault("socket_connect_timeout", CONNECT_TIMEOUT)
-    kwargs.setdefault("retry", _retry())  # the cluster client's own retries; its nodes' are off
     kwargs["connection_pool_class"] = BlockingConnectionPool
     # redis-py gives the nodes pools of that class only for a client made from a URL: name the first
     # node as one (the others stay startup nodes).
