@@ -184,9 +184,6 @@ class ProblemApi(Api):  # type: ignore[misc]  # flask-smorest ships no type hint
         self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
 
     def handle_http_exception(self, error: HTTPException) -> Response:
-        if isinstance(error.response, Response):
-            # It brings its own response already: send that one.
-            return error.response
         status = error.code or 500
         code = HTTP_CODES.get(status, "http_error")
         data = getattr(error, "data", None) or {}

@@ -30,7 +30,6 @@ round trip of the counter itself — for a job of four budgets that is one funct
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import math
 import time
@@ -71,7 +70,7 @@ def _counted_as() -> str:
     except ApiError:
         token = None
     if token is not None:
-        return "t:" + hashlib.sha256(token.encode()).hexdigest()[:24]
+        return "t:" + security.digest(token)
     return "a:" + (request.remote_addr or "unknown")
 
 

@@ -180,20 +180,23 @@ class GameService:
             game_id, stored.version, orjson.loads(meta_text), game, (game.hand_over, game.hand_number)
         )
 
-    def load(self, game_id: str) -> Loaded:
+    def _stored(self, game_id: str) -> Stored:
+        """The game as stored, or 404."""
         security.check_game_id(game_id)
         stored = self.store.load(game_id)
         if stored is None:
             raise _not_found(game_id)
-        return self._decode(game_id, stored)
+        return stored
+
+    def load(self, game_id: str) -> Loaded:
+        return self._decode(game_id, self._stored(game_id))
 
     def _load_for_write(self, game_id: str, idem_key: str | None) -> Loaded | Replay:
         """Step 2: the game to change, or the record of this very request if it was already applied."""
-        security.check_game_id(game_id)
         if idem_key is None:
-            stored, record = self.store.load(game_id), None
-        else:
-            stored, record = self.store.load_with_record(game_id, idem_key)
+            return self.load(game_id)
+        security.check_game_id(game_id)
+        stored, record = self.store.load_with_record(game_id, idem_key)
         if record is not None:
             return Replay(record)
         if stored is None:
@@ -204,11 +207,7 @@ class GameService:
     def reader_seat(self, game_id: str, token: str | None) -> int | None:
         """The seat of a reader of the game's events (None: a spectator). Only the game's meta is decoded:
         a long poll or a stream is not a reason to load the engine's state."""
-        security.check_game_id(game_id)
-        stored = self.store.load(game_id)
-        if stored is None:
-            raise _not_found(game_id)
-        meta = orjson.loads(stored.doc.partition("\n")[0])
+        meta = orjson.loads(self._stored(game_id).doc.partition("\n")[0])
         return self.seat_in(meta, token)
 
     @classmethod
