@@ -41,6 +41,17 @@ export function cursorAfter(a, b) {
 
 const ACTION_RETRIES = 2; // network errors only; the Idempotency-Key makes a retry safe
 
+/** fetch() as every call of this page makes it (no cookies, no referrer, no cache); a network failure
+ * becomes a NetworkError saying `unreachable`. */
+async function send(url, init, unreachable) {
+  try {
+    return await fetch(url, { ...init, cache: "no-store", credentials: "omit", referrerPolicy: "no-referrer" });
+  } catch (err) {
+    if (err.name === "AbortError") throw err;
+    throw new NetworkError(unreachable);
+  }
+}
+
 export class Api {
   constructor(server) {
     this.server = server.replace(/\/+$/, "");
@@ -50,23 +61,11 @@ export class Api {
     const all = { Accept: "application/json", ...(headers || {}) };
     if (token) all.Authorization = `Bearer ${token}`;
     if (body !== undefined) all["Content-Type"] = "application/json";
-    let response;
-    try {
-      response = await fetch(this.server + path, {
-        method,
-        headers: all,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal,
-        cache: "no-store",
-        credentials: "omit",
-        referrerPolicy: "no-referrer",
-      });
-    } catch (err) {
-      if (err.name === "AbortError") throw err;
-      throw new NetworkError(
-        `cannot reach the service at ${this.server} (it is down, or it does not allow this page's origin: CORS)`,
-      );
-    }
+    const response = await send(
+      this.server + path,
+      { method, headers: all, body: body === undefined ? undefined : JSON.stringify(body), signal },
+      `cannot reach the service at ${this.server} (it is down, or it does not allow this page's origin: CORS)`,
+    );
     let data = null;
     const text = await response.text();
     if (text) {
@@ -157,19 +156,11 @@ export class Api {
     const params = new URLSearchParams({ wait: String(wait) });
     if (after) params.set("after", after);
     const url = `${this.server}/v1/games/${encodeURIComponent(gameId)}/events?${params}`;
-    let response;
-    try {
-      response = await fetch(url, {
-        headers: { Accept: "application/x-ndjson", Authorization: `Bearer ${token}` },
-        signal,
-        cache: "no-store",
-        credentials: "omit",
-        referrerPolicy: "no-referrer",
-      });
-    } catch (err) {
-      if (err.name === "AbortError") throw err;
-      throw new NetworkError(`the event stream of ${this.server} cannot be reached`);
-    }
+    const response = await send(
+      url,
+      { headers: { Accept: "application/x-ndjson", Authorization: `Bearer ${token}` }, signal },
+      `the event stream of ${this.server} cannot be reached`,
+    );
     if (response.status >= 400) {
       let problem = {};
       try {
