@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "service"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_load import choose, start_gunicorn, stop  # noqa: E402
+from bench_load import choose, service_env, start_gunicorn, stop  # noqa: E402
 from ginrummy.store.connection import EmbeddedRedis  # noqa: E402
 
 
@@ -92,10 +92,8 @@ def recover(base: str, game_id: str, token: str) -> float:
 def main() -> int:
     workdir = Path(tempfile.mkdtemp(prefix="gin-bench-faults-"))
     server = EmbeddedRedis(workdir / "redis").start()
-    env = {**os.environ, "REDIS_URL": server.url, "GIN_WORKERS": "2", "PYTHONPATH": str(ROOT / "service")}
-    # The production default: rate limits on, under budgets this run never meets.
-    env["GIN_RATE_LIMITS"] = "1"
-    env.update({f"GIN_LIMIT_{b}": "100000/minute" for b in ("CREATE", "MOVE", "READ", "WAIT")})
+    # Rate limits on, as in production, under budgets this run never meets.
+    env = service_env(server.url, rate_limits="counted", workers=2)
     gunicorn, port = start_gunicorn("ginrummy.api.wsgi:app", env, workdir, "game")
     base = f"http://127.0.0.1:{port}"
     try:

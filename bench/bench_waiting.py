@@ -28,7 +28,6 @@ import argparse
 import asyncio
 import collections
 import json
-import os
 import random
 import resource
 import statistics
@@ -50,6 +49,7 @@ from bench_load import (  # noqa: E402
     cpu_seconds,
     game_client,
     server_pids,
+    service_env,
     start_gunicorn,
     stop,
 )
@@ -414,13 +414,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.games} games; {args.clients} clients playing a bot; loopback"
     )
     with EmbeddedRedis(workdir / "redis") as server:
-        env = {
-            **os.environ,
-            "REDIS_URL": server.url,
-            "GIN_RATE_LIMITS": "0",  # every client is 127.0.0.1: the limits would answer 429
-            "GIN_WORKERS": str(args.workers),
-            "PYTHONPATH": str(ROOT / "service"),
-        }
+        env = service_env(server.url, workers=args.workers)
         game, port = start_gunicorn("ginrummy.api.wsgi:app", env, workdir, "game")
         try:
             assert server.process is not None
