@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import statistics
 import sys
 import tempfile
 import time
@@ -31,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "service"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_load import Connection, choose, service_env, start_gunicorn, stop  # noqa: E402
+from bench_load import Connection, choose, figures, service_env, start_gunicorn, stop  # noqa: E402
 from ginrummy.store.connection import EmbeddedRedis  # noqa: E402
 
 
@@ -113,18 +112,12 @@ async def run(port: int, args: argparse.Namespace) -> None:
         *(flooder(port, stop_at, flood) for _ in range(args.flooders)),
         player(port, stop_at, args.pace, played, latencies),
     )
-    lat = sorted(latencies)
-    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] if lat else 0.0
     print(
         f"flooder (127.0.0.2, {args.flooders} connections): "
         + ", ".join(f"{s}: {n}" for s, n in sorted(flood.items()))
     )
     print("player  (127.0.0.3, 1 connection):  " + ", ".join(f"{s}: {n}" for s, n in sorted(played.items())))
-    if lat:
-        print(
-            f"player's moves: p50 {statistics.median(lat) * 1000:.1f} ms, "
-            f"p99 {p99 * 1000:.1f} ms, n={len(lat)}"
-        )
+    print(f"player's moves: {figures(latencies)}")
 
 
 def main(argv: list[str] | None = None) -> int:

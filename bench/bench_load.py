@@ -322,6 +322,18 @@ PHASES = {
 }
 
 
+def figures(latencies: list[float]) -> str:
+    """p50, p99 and max of some latencies (seconds), in milliseconds."""
+    if not latencies:
+        return "no data"
+    lat = sorted(latencies)
+    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
+    return (
+        f"p50 {statistics.median(lat) * 1000:7.2f} ms  p99 {p99 * 1000:7.2f} ms  "
+        f"max {lat[-1] * 1000:7.2f} ms  (n={len(lat)})"
+    )
+
+
 def summary(name: str, recorder: Recorder, duration: float, cpu: float) -> dict[str, float]:
     lat = sorted(recorder.latencies)
     if not lat:

@@ -30,7 +30,6 @@ import collections
 import json
 import random
 import resource
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -47,6 +46,7 @@ from bench_load import (  # noqa: E402
     Recorder,
     choose,
     cpu_seconds,
+    figures,
     game_client,
     server_pids,
     service_env,
@@ -238,17 +238,6 @@ async def setup_games(port: int, count: int) -> list[dict[str, Any]]:
 
     parts = await asyncio.gather(*(make(count // 8 + (1 if i < count % 8 else 0)) for i in range(8)))
     return [g for part in parts for g in part]
-
-
-def figures(latencies: list[float]) -> str:
-    if not latencies:
-        return "no data"
-    lat = sorted(latencies)
-    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
-    return (
-        f"p50 {statistics.median(lat) * 1000:7.2f} ms  p99 {p99 * 1000:7.2f} ms  "
-        f"max {lat[-1] * 1000:7.2f} ms  (n={len(lat)})"
-    )
 
 
 async def phase_moves(port: int, clients: int, warmup: float, duration: float) -> Recorder:
