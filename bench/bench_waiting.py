@@ -47,7 +47,7 @@ from bench_load import (  # noqa: E402
     choose,
     cpu_seconds,
     figures,
-    game_client,
+    run_load,
     server_pids,
     service_env,
     start_gunicorn,
@@ -240,18 +240,6 @@ async def setup_games(port: int, count: int) -> list[dict[str, Any]]:
     return [g for part in parts for g in part]
 
 
-async def phase_moves(port: int, clients: int, warmup: float, duration: float) -> Recorder:
-    recorder = Recorder()
-    stop_at = [time.monotonic() + warmup + duration]
-
-    async def switch_on() -> None:
-        await asyncio.sleep(warmup)
-        recorder.recording = True
-
-    await asyncio.gather(switch_on(), *(game_client(port, n, recorder, stop_at, []) for n in range(clients)))
-    return recorder
-
-
 async def run_waiters(args: argparse.Namespace, port: int) -> None:
     """The waiting clients and the driver, in a process of their own (``--role waiters``): their 2,000
     connections must not slow down the loop that times the bot moves."""
@@ -301,8 +289,8 @@ def run(args: argparse.Namespace, port: int, server: list[int], workdir: Path) -
     def moves_phase() -> tuple[Recorder, list[float], float]:
         async def both() -> tuple[Recorder, list[float]]:
             latencies: list[float] = []
-            recorder, _ = await asyncio.gather(
-                phase_moves(port, args.clients, args.warmup, args.duration),
+            (recorder, _games), _ = await asyncio.gather(
+                run_load("game", port, args.clients, args.warmup, args.duration),
                 probe(port, latencies, time.monotonic() + args.warmup + args.duration),
             )
             return recorder, latencies
