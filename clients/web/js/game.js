@@ -184,6 +184,8 @@ export class GameController {
     this.freshDiscard = null;
     for (const e of events) {
       if (e.type === "draw" && e.seat === this.seat && e.card) this.lastDrawn = e.card;
+      // "Just drawn" lasts until my turn ends: a later turn's hand shows no old card as new.
+      if ((e.type === "discard" || e.type === "knock") && e.seat === this.seat) this.lastDrawn = null;
       if (e.type === "discard" && e.seat !== this.seat) this.freshDiscard = e.card;
     }
     const hand = this.view?.hand?.cards || [];
