@@ -76,7 +76,7 @@ graceful_timeout = _int_env("GIN_GRACEFUL_TIMEOUT", 30)
 keepalive = _int_env("GIN_KEEPALIVE", 5)
 forwarded_allow_ips = os.environ.get("GIN_FORWARDED_ALLOW_IPS", "127.0.0.1")
 # Request lines and headers beyond these are refused before they reach Flask.
-limit_request_line = 4094
+limit_request_line = 8190  # the most gunicorn bounds; the OpenAPI document names it (414)
 limit_request_fields = 50
 # The heartbeat file on tmpfs: a container's disk may be slow or read-only.
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None

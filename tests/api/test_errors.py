@@ -51,7 +51,7 @@ def test_a_malformed_action_is_422(me: Seat) -> None:
     )
     body = problem(me.post("/draw", {}, version=view["version"]), 422, "validation_error")
     assert "source" in body["detail"] and "errors" in body
-    problem(me.post("/layoff", {"layoffs": []}, version=view["version"]), 422, "validation_error")
+    problem(me.post("/layoff", {"layoffs": []}, version=view["version"]), 422, "bad_action")
     unchanged(me, view["version"])
 
 

@@ -136,3 +136,20 @@ def test_a_seed_beyond_64_bits_is_422_not_500(client: FlaskClient) -> None:
     for seed in (-4683577762467227369472, 2**64, -1):
         problem(client.post("/v1/games", json={"seed": seed}), 422, "validation_error")
     assert client.post("/v1/games", json={"seed": 2**63 - 1}).status_code == 201
+
+
+@pytest.mark.parametrize("header", ['"²"', "²", '"1', 'W/"x"', '"' + "9" * 19 + '"'])
+def test_if_match_that_is_no_version_is_400(me: Seat, header: str) -> None:
+    view = me.view()
+    response = me.client.post(
+        f"/v1/games/{me.game_id}/pass", headers={**me.auth, "If-Match": header}, json={}
+    )
+    assert response.status_code in (400, 409), response.get_data(as_text=True)
+    if response.status_code == 400:
+        assert response.get_json()["code"] == "bad_if_match"
+    assert me.view()["version"] == view["version"]
+
+
+def test_a_query_parameter_given_twice_is_refused(me: Seat) -> None:
+    response = me.client.get(f"/v1/games/{me.game_id}/events?wait=0&wait=1", headers=me.auth)
+    assert response.status_code == 422 and response.get_json()["code"] == "validation_error"

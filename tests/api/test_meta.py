@@ -58,7 +58,7 @@ def test_analyze_gives_no_knock_verdict_on_part_of_a_hand(client: FlaskClient) -
 
 def test_analyze_refuses_bad_cards(client: FlaskClient) -> None:
     problem(client.post("/v1/analyze", json={"cards": ["7S", "XX"]}), 422, "bad_card")
-    problem(client.post("/v1/analyze", json={"cards": ["7S", "7S"]}), 422, "bad_card")
+    problem(client.post("/v1/analyze", json={"cards": ["7S", "7S"]}), 422, "duplicate_card")
     problem(client.post("/v1/analyze", json={"cards": []}), 422, "validation_error")
 
 

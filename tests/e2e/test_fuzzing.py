@@ -1,10 +1,13 @@
-"""schemathesis over the whole OpenAPI document against the real service: no request, however odd,
-makes the service fail (no 5xx), and every response conforms to the document — its status code, content
-type, headers and body schema. (That every schema-valid request is accepted unless a game rule refuses
-it is not checked yet: the document does not yet describe card texts and rule options exactly.)"""
+"""schemathesis over the whole OpenAPI document against the real service, in all its phases (examples,
+coverage, fuzzing, and stateful sequences through the document's links): no request, however odd, makes
+the service fail (no 5xx); every response conforms to the document — its status code, content type,
+headers and body schema; every request the document forbids is refused (negative data), and every
+request it allows is accepted unless the game refuses it for a reason of the game (an illegal move, a
+stale version: ``schemathesis_hooks.accepted_unless_game_reason``)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -13,6 +16,7 @@ from pathlib import Path
 import requests
 
 ST = Path(sys.executable).with_name("st")
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_no_generated_request_makes_the_service_fail_or_stray_from_its_document(
@@ -25,7 +29,8 @@ def test_no_generated_request_makes_the_service_fail_or_stray_from_its_document(
         f"{live_service}/openapi.json",
         "--checks",
         "not_a_server_error,status_code_conformance,content_type_conformance,"
-        "response_schema_conformance,response_headers_conformance",
+        "response_schema_conformance,response_headers_conformance,negative_data_rejection,"
+        "accepted_unless_game_reason",
         "--max-examples",
         "25",
         "--workers",
@@ -38,7 +43,10 @@ def test_no_generated_request_makes_the_service_fail_or_stray_from_its_document(
         f"Authorization: Bearer {created['token']}",
         "--no-color",
     ]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    env = {**os.environ, "SCHEMATHESIS_HOOKS": "tests.e2e.schemathesis_hooks", "PYTHONPATH": str(ROOT)}
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env)
     summary = result.stdout[-3000:]
     assert result.returncode == 0, summary
     assert " passed" in summary and "generated" in summary, summary
+    for phase in ("Examples", "Coverage", "Fuzzing", "Stateful"):  # stateful: through the links
+        assert f"✅ {phase}" in summary, summary

@@ -14,7 +14,7 @@ from flask import Flask, Response, send_from_directory
 
 from ginrummy.store import GameStore, make_client
 
-from . import errors, limits, observability, routes, web
+from . import errors, limits, observability, routes, schemas, web
 from .config import Config
 from .errors import ProblemApi
 from .service import GameService
@@ -31,7 +31,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.update(
         API_TITLE="Gin Rummy",
         API_VERSION="1",
-        OPENAPI_VERSION="3.0.3",
+        OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
@@ -65,7 +65,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.extensions["ginrummy"] = GameService(store, settings)
 
-    api = ProblemApi(app)
+    api = ProblemApi(app, spec_kwargs={"marshmallow_plugin": schemas.SchemaPlugin()})
+    api.spec.components.schema("Card", schemas.CARD_SCHEMA)
+    for action in schemas.ACTION_SCHEMAS.values():
+        api.spec.components.schema(action.__name__, schema=action)
     api.spec.components.security_scheme(
         "seatToken",
         {"type": "http", "scheme": "bearer", "description": "The seat token of POST /v1/games or /join"},

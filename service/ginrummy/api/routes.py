@@ -6,6 +6,8 @@ here — :mod:`ginrummy.api.errors` turns them into problem+json.
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 import orjson
@@ -21,7 +23,10 @@ from ginrummy.engine.rules import OPTION_DOCS, PRESET_DOCS
 
 from . import schemas, security, streaming
 from .errors import PROBLEM_JSON, RETRY_AFTER, ApiError, ProblemSchema
+from .security import IF_MATCH_PATTERN
 from .service import DEFAULT_BOT, GameService, Outcome, Request, fingerprint
+
+_FRACTION_OR_EXPONENT = re.compile(rb"[0-9][.eE]")
 
 
 class BodyParser(FlaskParser):
@@ -32,7 +37,47 @@ class BodyParser(FlaskParser):
     def _raw_load_json(self, req: Any) -> Any:
         if not is_json_request(req):
             return missing
-        return orjson.loads(req.get_data(cache=True))  # orjson.JSONDecodeError is a json.JSONDecodeError
+        data = req.get_data(cache=True)
+        try:
+            body = orjson.loads(data)
+        except orjson.JSONDecodeError as exc:
+            # webargs reads an error whose `doc` is empty as "no body"; orjson leaves it empty for bytes
+            # that are not UTF-8, and such a body would have been taken for none.
+            raise json.JSONDecodeError(str(exc), data.decode("utf-8", "replace") or exc.doc, exc.pos) from exc
+        return whole_numbers(body) if _FRACTION_OR_EXPONENT.search(data) else body
+
+    def load_querystring(self, req: Any, schema: Any) -> Any:
+        """The query, where a parameter that takes one value is refused when given twice (webargs would
+        silently take the first)."""
+        for key in req.args:
+            if len(req.args.getlist(key)) > 1:
+                raise ApiError(
+                    422, "validation_error", f"the query parameter {key!r} is given more than once"
+                )
+        return super().load_querystring(req, schema)
+
+
+def whole_numbers(value: Any) -> Any:
+    """JSON has one number type: 46.0 and 4.6e1 are the integer 46 (JSON Schema agrees), so a card number
+    or an option written that way is an int to the engine. Other numbers stay floats (and are refused
+    where an integer is needed).
+
+    >>> whole_numbers({"cards": [46.0, "7H", 1.5], "n": {"target": 1.5e2}})
+    {'cards': [46, '7H', 1.5], 'n': {'target': 150}}
+    """
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else value
+    if not isinstance(value, (list, dict)):
+        return value
+    pending = [value]  # in place, without recursion: a body may nest up to orjson's 1,024 levels
+    while pending:
+        node = pending.pop()
+        for key, item in enumerate(node) if isinstance(node, list) else list(node.items()):
+            if isinstance(item, float) and item.is_integer():
+                node[key] = int(item)
+            elif isinstance(item, (list, dict)):
+                pending.append(item)
+    return value
 
 
 class ApiBlueprint(Blueprint):  # type: ignore[misc]
@@ -54,15 +99,16 @@ ACTION_HEADERS: dict[str, Any] = {
             "in": "header",
             "name": "If-Match",
             "required": True,
-            "schema": {"type": "string"},
-            "description": 'ETag ("<version>") of the view the move came from: 428 without, 412 stale',
+            "schema": {"type": "string", "pattern": IF_MATCH_PATTERN, "examples": ['"12"']},
+            "description": 'ETag ("<version>") of the view the move came from (or *): 428 without, 412 stale',
         },
         {
             "in": "header",
             "name": "Idempotency-Key",
             "required": False,
-            "schema": {"type": "string"},
-            "description": "A unique random key: a retry gets the original response; another body gets 422.",
+            "schema": {"type": "string", "maxLength": 200},
+            "description": "A unique random key (empty: none): a retry gets the original response; "
+            "another body gets 422.",
         },
     ]
 }
@@ -75,7 +121,7 @@ draw_in = schemas.DrawIn()
 discard_in = schemas.DiscardIn()
 knock_in = schemas.KnockIn()
 layoff_in = schemas.LayoffIn()
-action_in = schemas.ActionIn()
+action_in = schemas.Action()
 events_query = schemas.EventsQuery()
 analyze_in = schemas.AnalyzeIn()
 
@@ -124,10 +170,22 @@ def error_responses(*statuses: int, limited: bool = True) -> dict[str, Any]:
     """The problem+json responses of an operation (``limited``: a /v1 one, under the rate limits)."""
     return {
         "responses": {
-            str(s): {"description": "problem+json", "content": {PROBLEM_JSON: {"schema": ProblemSchema}}}
-            for s in sorted({*statuses, *(ALWAYS if limited else ())})
+            **{
+                str(s): {"description": "problem+json", "content": {PROBLEM_JSON: {"schema": ProblemSchema}}}
+                for s in sorted({*statuses, *(ALWAYS if limited else ())})
+            },
+            "414": URI_TOO_LONG,
         }
     }
+
+
+# The one error the service does not write: gunicorn refuses a request line over its limit
+# (deploy/gunicorn.conf.py, limit_request_line) before the request reaches the application.
+URI_TOO_LONG: dict[str, Any] = {
+    "description": "The request line (method, path and query) is over 8,190 bytes: the HTTP server's own "
+    "answer, not problem+json",
+    "content": {"text/html": {"schema": {"type": "string"}}},
+}
 
 
 def _merge_doc(*docs: dict[str, Any]) -> dict[str, Any]:
@@ -143,12 +201,63 @@ def _merge_doc(*docs: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def op(operation_id: str) -> dict[str, Any]:
+    """The operation's stable operationId: the name a generated client gives its method."""
+    return {"operationId": operation_id}
+
+
+# Where a new seat leads: its game_id and token (generators and stateful testers follow these).
+_SEAT = {"game_id": "$response.body#/game_id"}
+
+
+def game_links(status: int) -> dict[str, Any]:
+    return {
+        "responses": {
+            status: {
+                "links": {
+                    name: {
+                        "operationId": target,
+                        "parameters": _SEAT,
+                        "description": f"{name} of the new seat's game; authenticate with the response's "
+                        "token (Authorization: Bearer <token>)",
+                    }
+                    for name, target in (
+                        ("GetGame", "getGame"),
+                        ("PostAction", "postAction"),
+                        ("GetEvents", "getEvents"),
+                        ("GetHint", "getHint"),
+                    )
+                }
+            }
+        }
+    }
+
+
+NOT_MODIFIED: dict[str, Any] = {"responses": {304: {"description": "If-None-Match is the current ETag"}}}
+STREAMS: dict[str, Any] = {
+    "responses": {
+        200: {
+            "content": {
+                "application/x-ndjson": {
+                    "schema": {
+                        "type": "string",
+                        "description": "One event per line, keep-alive lines, an error line if the "
+                        "store fails",
+                    }
+                },
+                "text/event-stream": {"schema": {"type": "string", "description": "Server-Sent Events"}},
+            }
+        }
+    }
+}
+
+
 # --- games -----------------------------------------------------------------------------------------
 @games.route("")
 class GamesResource(MethodView):
     @games.arguments(create_in, required=False)  # no body: a game against the default bot
     @games.response(201, schemas.CreatedOut)
-    @games.doc(**_merge_doc(IDEMPOTENCY_HEADER, error_responses(422)))
+    @games.doc(**_merge_doc(op("createGame"), IDEMPOTENCY_HEADER, error_responses(422), game_links(201)))
     def post(self, body: dict[str, Any]) -> Response:
         """Create a game against a bot or a human
 
@@ -160,7 +269,7 @@ class GamesResource(MethodView):
 @games.route("/<game_id>")
 class GameResource(MethodView):
     @games.response(200, schemas.ViewOut)
-    @games.doc(**_merge_doc(OPTIONAL_AUTH_DOC, error_responses(403, 404)))
+    @games.doc(**_merge_doc(op("getGame"), OPTIONAL_AUTH_DOC, error_responses(403, 404), NOT_MODIFIED))
     def get(self, game_id: str) -> Response:
         """The caller's seat view (without a token: the spectator view)
 
@@ -178,13 +287,19 @@ class GameResource(MethodView):
 @games.route("/<game_id>/join", methods=["POST"])
 @games.arguments(join_in)
 @games.response(200, schemas.JoinedOut)
-@games.doc(**_merge_doc(IDEMPOTENCY_HEADER, error_responses(403, 404, 422)))
+@games.doc(
+    **_merge_doc(op("joinGame"), IDEMPOTENCY_HEADER, error_responses(403, 404, 409, 422), game_links(200))
+)
 def join(body: dict[str, Any], game_id: str) -> Response:
     """Take the free seat with the invitation"""
     return render(service().join(game_id, body, http_request()))
 
 
-ACTION_DOC = _merge_doc(AUTH_DOC, ACTION_HEADERS, error_responses(401, 403, 404, 409, 412, 422, 428))
+ACTION_ERRORS = error_responses(400, 401, 403, 404, 409, 412, 422, 428)
+
+
+def action_doc(operation_id: str) -> dict[str, Any]:
+    return _merge_doc(op(operation_id), AUTH_DOC, ACTION_HEADERS, ACTION_ERRORS)
 
 
 def act(game_id: str, action: dict[str, Any]) -> Response:
@@ -194,7 +309,7 @@ def act(game_id: str, action: dict[str, Any]) -> Response:
 
 @games.route("/<game_id>/deal", methods=["POST"])
 @games.response(200, schemas.MoveOut)
-@games.doc(**ACTION_DOC)
+@games.doc(**action_doc("deal"))
 def deal(game_id: str) -> Response:
     """Deal the next hand (between hands, either human seat)"""
     return act(game_id, {"type": "deal"})
@@ -203,15 +318,15 @@ def deal(game_id: str) -> Response:
 @games.route("/<game_id>/draw", methods=["POST"])
 @games.arguments(draw_in)
 @games.response(200, schemas.MoveOut)
-@games.doc(**ACTION_DOC)
+@games.doc(**action_doc("draw"))
 def draw(body: dict[str, Any], game_id: str) -> Response:
     """Draw from the stock or the discard pile (during the upcard offer: discard = take the upcard)"""
-    return act(game_id, {"type": "draw", "source": body["source"]})
+    return act(game_id, {"type": "draw", **body})
 
 
 @games.route("/<game_id>/pass", methods=["POST"])
 @games.response(200, schemas.MoveOut)
-@games.doc(**ACTION_DOC)
+@games.doc(**action_doc("pass"))
 def pass_(game_id: str) -> Response:
     """Refuse the upcard (or the fiftieth card)"""
     return act(game_id, {"type": "pass"})
@@ -220,41 +335,34 @@ def pass_(game_id: str) -> Response:
 @games.route("/<game_id>/discard", methods=["POST"])
 @games.arguments(discard_in)
 @games.response(200, schemas.MoveOut)
-@games.doc(**ACTION_DOC)
+@games.doc(**action_doc("discard"))
 def discard(body: dict[str, Any], game_id: str) -> Response:
     """Discard a card"""
-    return act(game_id, {"type": "discard", "card": body["card"]})
+    return act(game_id, {"type": "discard", **body})
 
 
 @games.route("/<game_id>/knock", methods=["POST"])
 @games.arguments(knock_in)
 @games.response(200, schemas.MoveOut)
-@games.doc(**ACTION_DOC)
+@games.doc(**action_doc("knock"))
 def knock(body: dict[str, Any], game_id: str) -> Response:
     """Knock (deadwood 0 is gin; discard null is big gin), optionally with the knocker's arrangement"""
-    action = {"type": "knock", "discard": body["discard"]}
-    if body.get("melds") is not None:
-        action["melds"] = body["melds"]
-    return act(game_id, action)
+    return act(game_id, {"type": "knock", **body})
 
 
 @games.route("/<game_id>/layoff", methods=["POST"])
 @games.arguments(layoff_in)
 @games.response(200, schemas.MoveOut)
-@games.doc(**ACTION_DOC)
+@games.doc(**action_doc("layoff"))
 def layoff(body: dict[str, Any], game_id: str) -> Response:
-    """The defender lays down melds and lays off (or lets the engine choose)"""
-    if body.get("best") is True:
-        return act(game_id, {"type": "layoff", "best": True})
-    return act(
-        game_id, {"type": "layoff", "melds": body.get("melds") or [], "layoffs": body.get("layoffs") or []}
-    )
+    """The defender lays down melds and lays off (or lets the engine choose: {"best": true})"""
+    return act(game_id, {"type": "layoff", **body})
 
 
 @games.route("/<game_id>/actions", methods=["POST"])
 @games.arguments(action_in)
 @games.response(200, schemas.MoveOut)
-@games.doc(**ACTION_DOC)
+@games.doc(**action_doc("postAction"))
 def actions(body: dict[str, Any], game_id: str) -> Response:
     """Any element of the view's legal_actions, posted as is"""
     return act(game_id, body)
@@ -262,7 +370,9 @@ def actions(body: dict[str, Any], game_id: str) -> Response:
 
 @games.route("/<game_id>/undo", methods=["POST"])
 @games.response(200, schemas.MoveOut)
-@games.doc(**_merge_doc(AUTH_DOC, ACTION_HEADERS, error_responses(401, 403, 404, 409, 412, 428)))
+@games.doc(
+    **_merge_doc(op("undo"), AUTH_DOC, ACTION_HEADERS, error_responses(400, 401, 403, 404, 409, 412, 428))
+)
 def undo(game_id: str) -> Response:
     """Take back the caller's last move in the live hand (games against a bot only)"""
     return render(service().undo(game_id, http_request()))
@@ -271,7 +381,7 @@ def undo(game_id: str) -> Response:
 @games.route("/<game_id>/events", methods=["GET"])
 @games.arguments(events_query, location="query")
 @games.response(200, schemas.EventsOut)
-@games.doc(**_merge_doc(OPTIONAL_AUTH_DOC, error_responses(403, 404, 422)))
+@games.doc(**_merge_doc(op("getEvents"), OPTIONAL_AUTH_DOC, error_responses(403, 404, 422), STREAMS))
 def events(query: dict[str, Any], game_id: str) -> Response:
     """The events the caller's seat may see, after a cursor
 
@@ -282,7 +392,7 @@ def events(query: dict[str, Any], game_id: str) -> Response:
 
 @games.route("/<game_id>/hands/<int:number>", methods=["GET"])
 @games.response(200, schemas.HandRecordOut)
-@games.doc(**_merge_doc(OPTIONAL_AUTH_DOC, error_responses(403, 404)))
+@games.doc(**_merge_doc(op("getHand"), OPTIONAL_AUTH_DOC, error_responses(403, 404)))
 def hand(game_id: str, number: int) -> Response:
     """A finished hand revealed: deal, deck and shuffle salt, every action, arrangements, scoring"""
     return render(service().hand(game_id, number, http_request().token))
@@ -290,7 +400,7 @@ def hand(game_id: str, number: int) -> Response:
 
 @games.route("/<game_id>/hint", methods=["GET"])
 @games.response(200, schemas.HintOut)
-@games.doc(**_merge_doc(AUTH_DOC, error_responses(401, 403, 404, 409)))
+@games.doc(**_merge_doc(op("getHint"), AUTH_DOC, error_responses(401, 403, 404, 409)))
 def hint(game_id: str) -> Response:
     """Advice for the caller's seat: an action, why, and alternatives"""
     return render(service().hint(game_id, http_request().token))
@@ -298,7 +408,8 @@ def hint(game_id: str) -> Response:
 
 # --- meta --------------------------------------------------------------------------------------------
 @meta.route("/rules", methods=["GET"])
-@meta.response(200)
+@meta.response(200, schemas.RulesOut)
+@meta.doc(**_merge_doc(op("getRules"), error_responses()))
 def rules() -> Response:
     """The presets and every rule option with its default and meaning"""
     body = {
@@ -316,7 +427,8 @@ def rules() -> Response:
 
 
 @meta.route("/bots", methods=["GET"])
-@meta.response(200)
+@meta.response(200, schemas.BotsOut)
+@meta.doc(**_merge_doc(op("listBots"), error_responses()))
 def bots() -> Response:
     """The computer opponents one can play"""
     return render(Outcome(200, {"bots": _bots.list_bots(), "default": DEFAULT_BOT}))
@@ -325,7 +437,7 @@ def bots() -> Response:
 @meta.route("/analyze", methods=["POST"])
 @meta.arguments(analyze_in)
 @meta.response(200, schemas.AnalyzeOut)
-@meta.doc(**error_responses(422))
+@meta.doc(**_merge_doc(op("analyzeHand"), error_responses(422)))
 def analyze(body: dict[str, Any]) -> Response:
     """Stateless analysis of a hand: melds, deadwood, whether it can knock or gin, best discards"""
     return render(Outcome(200, analyze_hand(body["cards"], body["knock_limit"])))
@@ -334,6 +446,7 @@ def analyze(body: dict[str, Any]) -> Response:
 # --- health ------------------------------------------------------------------------------------------
 @health.route("/healthz", methods=["GET"])
 @health.response(200, schemas.HealthOut)
+@health.doc(**op("healthz"))
 def healthz() -> Response:
     """The process is up (does not check Redis)"""
     return render(Outcome(200, {"status": "ok"}))
@@ -341,7 +454,7 @@ def healthz() -> Response:
 
 @health.route("/readyz", methods=["GET"])
 @health.response(200, schemas.HealthOut)
-@health.doc(**error_responses(503, limited=False))
+@health.doc(**_merge_doc(op("readyz"), error_responses(503, limited=False)))
 def readyz() -> Response:
     """Ready to serve: Redis answers"""
     if not service().store.ping():

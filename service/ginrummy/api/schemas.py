@@ -10,7 +10,31 @@ from __future__ import annotations
 from typing import Any
 
 import marshmallow as ma
+from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
 from marshmallow import fields, validate
+
+from ginrummy.bots import BOTS
+from ginrummy.engine import PRESETS
+from ginrummy.engine.cards import CARD_PATTERN
+from ginrummy.engine.rules import OPTION_DOCS
+
+
+class _Converter(OpenAPIConverter):  # type: ignore[misc]
+    """apispec's converter, plus what a schema's ``Meta.json_schema`` adds: JSON Schema that marshmallow
+    fields cannot say (a oneOf of forms, a discriminated union, an example). With ``"replace": True`` it is
+    the whole schema."""
+
+    def schema2jsonschema(self, schema: Any) -> dict[str, Any]:
+        json_schema: dict[str, Any] = super().schema2jsonschema(schema)
+        extra = dict(getattr(getattr(schema, "Meta", None), "json_schema", {}))
+        if extra.pop("replace", False):
+            return extra
+        return {**json_schema, **extra}
+
+
+class SchemaPlugin(MarshmallowPlugin):  # type: ignore[misc]
+    Converter = _Converter
+
 
 # A player's name is shown to the other player and to spectators: printable text only.
 NAME = [
@@ -20,51 +44,140 @@ NAME = [
     ),
 ]
 
-CARD_DOC = 'A card: "7H", "TD", "10d", "♥7" or an int 0–51; outputs always use the canonical text.'
+CARD_DOC = (
+    'A card: its text, rank then suit in any case ("7H", "TD", "10d", "7♥"), or its number 0–51 '
+    "(suit × 13 + rank: clubs, diamonds, hearts, spades; ace 0 … king 12). Outputs use the canonical text."
+)
+# The one description of a card in the document: the component "Card", referenced by every card field.
+CARD_SCHEMA: dict[str, Any] = {
+    "description": CARD_DOC,
+    "oneOf": [
+        {"type": "string", "pattern": CARD_PATTERN, "examples": ["7H", "TD", "10d", "7♥"]},
+        {"type": "integer", "minimum": 0, "maximum": 51},
+    ],
+}
+CARD_REF = {"$ref": "#/components/schemas/Card"}
 
 
 class Card(fields.Raw):
-    """A card as the client writes it; the engine parses it (and refuses a bad one with ``bad_card``)."""
+    """A card as the client writes it (the component "Card"); the engine parses it and refuses a bad one
+    with ``bad_card``. ``allow_none``: JSON null is documented as allowed too."""
 
     def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("metadata", {"description": CARD_DOC, "example": "7H"})
+        shape = {"oneOf": [CARD_REF, {"type": "null"}]} if kwargs.get("allow_none") else {"allOf": [CARD_REF]}
+        kwargs["metadata"] = {**shape, **kwargs.get("metadata", {})}
         super().__init__(**kwargs)
+
+
+class WholeNumber(fields.Integer):
+    """A JSON integer: no string, no fraction and no boolean (``true`` is an int in Python)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, bool):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class Flag(fields.Boolean):
+    """A JSON boolean, nothing else (marshmallow's Boolean also takes "yes", 1, …)."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
+def _option_schema(doc: dict[str, Any]) -> dict[str, Any]:
+    schema: dict[str, Any] = {
+        "type": doc["type"],
+        "description": doc["description"],
+        "default": doc["default"],
+    }
+    if "choices" in doc:
+        schema["enum"] = doc["choices"]
+    if "minimum" in doc:
+        schema.update(minimum=doc["minimum"], maximum=doc["maximum"])
+    return schema
+
+
+# Rule options as the engine checks them (its OPTION_DOCS); combinations it refuses get 422 bad_rules.
+RULE_OPTIONS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {doc["name"]: _option_schema(doc) for doc in OPTION_DOCS},
+    "additionalProperties": False,
+}
 
 
 class RulesIn(ma.Schema):
     preset = fields.String(
         load_default="standard",
-        metadata={"description": "A preset of GET /v1/rules: standard, tournament, big-gin-50, oklahoma, …"},
+        # Documented as an enum, checked by the engine: an unknown preset is 422 bad_rules.
+        metadata={"description": "A preset of GET /v1/rules", "enum": list(PRESETS)},
     )
     options = fields.Dict(
-        keys=fields.String(),
         load_default=dict,
-        metadata={"description": 'Option overrides, e.g. {"knock_limit": 7, "target": 150}'},
+        metadata={
+            **RULE_OPTIONS_SCHEMA,
+            "description": 'Option overrides on top of the preset, e.g. {"knock_limit": 7, "target": 150}; '
+            "options that contradict each other or the preset are refused (422 bad_rules)",
+        },
     )
 
 
 class OpponentIn(ma.Schema):
     type = fields.String(required=True, validate=validate.OneOf(["bot", "human"]))
     bot = fields.String(
-        load_default=None, metadata={"description": "A bot of GET /v1/bots (default: simple)"}
+        load_default=None,
+        allow_none=True,
+        # Documented as an enum, checked by the service: another name is 422 unknown_bot.
+        metadata={"description": "A bot of GET /v1/bots (null: the default)", "enum": [*BOTS, None]},
     )
-    name = fields.String(load_default=None, validate=NAME)
+    name = fields.String(load_default=None, allow_none=True, validate=NAME)
 
 
 class CreateGameIn(ma.Schema):
+    class Meta:
+        json_schema = {
+            "example": {"rules": {"preset": "standard"}, "opponent": {"type": "bot", "bot": "expert"}}
+        }
+
     rules = fields.Nested(RulesIn, load_default=lambda: {"preset": "standard", "options": {}})
     opponent = fields.Nested(OpponentIn, load_default=lambda: {"type": "bot", "bot": None, "name": None})
-    name = fields.String(load_default=None, validate=NAME)
-    seed = fields.Integer(
+    name = fields.String(load_default=None, allow_none=True, validate=NAME)
+    seed = WholeNumber(
         load_default=None,
+        allow_none=True,
         validate=validate.Range(min=0, max=2**63 - 1),  # it is stored as a JSON number
-        metadata={"description": "Fix the deals (only when the service runs with GIN_ALLOW_SEED=1: tests)"},
+        metadata={
+            "description": "Fix the deals: only when the service runs with GIN_ALLOW_SEED=1 (tests); "
+            "otherwise refused with 422 seed_not_allowed"
+        },
     )
 
 
 class JoinIn(ma.Schema):
     invitation = fields.String(required=True, validate=validate.Length(min=1, max=200))
-    name = fields.String(load_default=None, validate=NAME)
+    name = fields.String(load_default=None, allow_none=True, validate=NAME)
+
+
+# --- actions -----------------------------------------------------------------------------------------
+# Each action has a body schema (what its own endpoint takes) and an action schema (the same with its
+# "type": an element of legal_actions, and a body of POST /v1/games/{id}/actions). The engine checks
+# every action it is given (Action.from_json); these schemas describe exactly what it accepts.
+# A meld's cards; the same card twice (e.g. "7S" and "7s") is refused: 422 duplicate_card.
+MELD = fields.List(Card(), metadata={"uniqueItems": True})
+MELDS_DOC = "Melds, each a list of cards (a set of 3–4 or a run of 3+ in one suit)"
+
+
+def _type(name: str) -> fields.String:
+    return fields.String(required=True, validate=validate.OneOf([name]))
+
+
+class DealIn(ma.Schema):
+    pass
 
 
 class DrawIn(ma.Schema):
@@ -75,6 +188,10 @@ class DrawIn(ma.Schema):
             "description": "stock, or discard: the top of the discard pile (the upcard during the offer)"
         },
     )
+
+
+class PassIn(ma.Schema):
+    pass
 
 
 class DiscardIn(ma.Schema):
@@ -88,41 +205,77 @@ class KnockIn(ma.Schema):
         metadata={"description": "The face-down discard; null for big gin (all 11 cards melded)"},
     )
     melds = fields.List(
-        fields.List(Card()),
-        load_default=None,
-        metadata={"description": "The knocker's arrangement; omitted: a minimum-deadwood one"},
+        MELD,
+        allow_none=True,
+        metadata={
+            "description": MELDS_DOC + ": the knocker's arrangement; omitted or null: a minimum-deadwood one"
+        },
     )
 
 
 class LayoffItem(ma.Schema):
     card = Card(required=True)
-    meld = fields.Integer(required=True, metadata={"description": "Index into the knocker's melds as shown"})
+    meld = WholeNumber(
+        required=True,
+        validate=validate.Range(min=0),
+        metadata={"description": "Index into the knocker's melds as shown"},
+    )
+
+
+# Two forms: {"best": true} (the engine lays down and lays off for the least deadwood), or the
+# defender's own "melds" and "layoffs" (both present, lists that may be empty; "best" absent or false).
+LAYOFF_FORMS: dict[str, Any] = {
+    "if": {"properties": {"best": {"const": True}}, "required": ["best"]},
+    "then": {"properties": {"melds": False, "layoffs": False}},
+    "else": {"required": ["melds", "layoffs"]},
+}
 
 
 class LayoffIn(ma.Schema):
-    best = fields.Boolean(load_default=None, metadata={"description": "true: let the engine choose the best"})
-    melds = fields.List(
-        fields.List(Card()), load_default=None, metadata={"description": "The defender's melds"}
+    class Meta:
+        json_schema = LAYOFF_FORMS
+
+    best = Flag(metadata={"description": "true: the engine lays down and lays off for the least deadwood"})
+    melds = fields.List(MELD, metadata={"description": MELDS_DOC + ": the defender's"})
+    layoffs = fields.List(
+        fields.Nested(LayoffItem),
+        metadata={"description": "The defender's cards laid off on the knocker's melds"},
     )
-    layoffs = fields.List(fields.Nested(LayoffItem), load_default=None)
-
-    @ma.validates_schema
-    def _one_form(self, data: dict[str, Any], **_: Any) -> None:
-        if data.get("best") is not True and data.get("melds") is None:
-            raise ma.ValidationError('give "best": true, or "melds" (and optionally "layoffs")')
 
 
-class ActionIn(ma.Schema):
-    """Any element of a view's legal_actions, posted back as is."""
+def _action(name: str, body: type[ma.Schema]) -> type[ma.Schema]:
+    """The action schema of a body schema: the same members and its ``type`` (DrawIn → DrawAction)."""
+    return type(f"{name.capitalize()}Action", (body,), {"type": _type(name)})
+
+
+ACTION_SCHEMAS: dict[str, type[ma.Schema]] = {
+    name: _action(name, body)
+    for name, body in (
+        ("deal", DealIn),
+        ("draw", DrawIn),
+        ("pass", PassIn),
+        ("discard", DiscardIn),
+        ("knock", KnockIn),
+        ("layoff", LayoffIn),
+    )
+}
+
+
+class Action(ma.Schema):
+    """Any action: an element of a view's legal_actions, posted back as is. The engine checks it."""
 
     class Meta:
         unknown = ma.INCLUDE
+        json_schema = {
+            "replace": True,
+            "oneOf": [{"$ref": f"#/components/schemas/{cls.__name__}"} for cls in ACTION_SCHEMAS.values()],
+            "discriminator": {
+                "propertyName": "type",
+                "mapping": {t: f"#/components/schemas/{cls.__name__}" for t, cls in ACTION_SCHEMAS.items()},
+            },
+        }
 
-    type = fields.String(
-        required=True,
-        validate=validate.OneOf(["deal", "draw", "pass", "discard", "knock", "layoff"]),
-        metadata={"description": "The action type; the other members depend on it (docs/design.md)"},
-    )
+    type = fields.String(required=True, validate=validate.OneOf(list(ACTION_SCHEMAS)))
 
 
 class EventsQuery(ma.Schema):
@@ -199,7 +352,10 @@ class ViewOut(Out):
         allow_none=True, metadata={"description": "When the hand is over: outcome and points"}
     )
     legal_actions = fields.List(
-        fields.Dict(), metadata={"description": "Exactly the bodies POST /v1/games/{id}/actions accepts"}
+        fields.Nested(Action),
+        metadata={
+            "description": "Exactly the bodies POST /v1/games/{id}/actions accepts, now, from this seat"
+        },
     )
     history = fields.List(
         fields.Dict(),
@@ -221,13 +377,30 @@ class ViewOut(Out):
     waiting_for_opponent = fields.Boolean()
 
 
-class EventOut(Out):
-    class Meta:
-        unknown = ma.INCLUDE
+EVENT_TYPES = {
+    "deal": "a hand was dealt (upcard, commitment, dealer)",
+    "draw": "a seat drew (source; the card when the pile was drawn, or when the reader drew it)",
+    "pass": "a seat refused the upcard",
+    "discard": "a seat discarded (card)",
+    "knock": "a seat knocked (deadwood; its melds are shown)",
+    "layoff": "the defender laid down and laid off",
+    "hand_over": "the hand ended (outcome, points, both hands revealed)",
+    "game_over": "a game of the match ended (scores, bonuses, winner)",
+    "match_over": "the match ended",
+    "joined": "the invited human took the seat",
+    "undo": "the caller took back its last move(s)",
+}
 
-    id = fields.String(metadata={"description": "The event's cursor"})
-    type = fields.String()
-    seat = fields.Integer(allow_none=True)
+
+class EventOut(Out):
+    """What happened, as the reader's seat may see it; more members by type (docs/api.md, Events)."""
+
+    id = fields.String(metadata={"description": "The event's cursor: pass it as ?after= to resume"})
+    type = fields.String(
+        validate=validate.OneOf(list(EVENT_TYPES)),
+        metadata={"description": "; ".join(f"{k}: {v}" for k, v in EVENT_TYPES.items())},
+    )
+    seat = fields.Integer(allow_none=True, metadata={"description": "The seat that acted (or won)"})
 
 
 class CreatedOut(Out):
@@ -292,8 +465,10 @@ class HintOut(Out):
 
 
 class AnalyzeIn(ma.Schema):
-    cards = fields.List(Card(), required=True, validate=validate.Length(min=1, max=11))
-    knock_limit = fields.Integer(load_default=10, validate=validate.Range(min=0, max=100))
+    cards = fields.List(
+        Card(), required=True, validate=validate.Length(min=1, max=11), metadata={"uniqueItems": True}
+    )
+    knock_limit = WholeNumber(load_default=10, validate=validate.Range(min=0, max=100))
 
 
 class AnalyzeOut(Out):
@@ -317,3 +492,35 @@ class AnalyzeOut(Out):
 
 class HealthOut(Out):
     status = fields.String()
+
+
+class PresetOut(Out):
+    name = fields.String()
+    description = fields.String()
+    rules = fields.Dict(metadata={"description": "Every option's value under this preset"})
+
+
+class OptionOut(Out):
+    name = fields.String()
+    type = fields.String(validate=validate.OneOf(["integer", "boolean", "string"]))
+    default = fields.Raw()
+    description = fields.String()
+    choices = fields.List(fields.String(), metadata={"description": "string options: the values allowed"})
+    minimum = fields.Integer()
+    maximum = fields.Integer()
+
+
+class RulesOut(Out):
+    presets = fields.List(fields.Nested(PresetOut))
+    options = fields.List(fields.Nested(OptionOut))
+
+
+class BotOut(Out):
+    name = fields.String()
+    level = fields.Integer(metadata={"description": "0 (random) … 5 (expert)"})
+    description = fields.String()
+
+
+class BotsOut(Out):
+    bots = fields.List(fields.Nested(BotOut))
+    default = fields.String(metadata={"description": "The bot of a game created without one"})

@@ -60,6 +60,11 @@ def require_token(token: str | None) -> str:
     return token
 
 
+IF_MATCH_PATTERN = r'^(?:\*|(?:W/)?"[0-9]{1,18}"|[0-9]{1,18})$'
+"""What If-Match may be (the OpenAPI document's pattern): ``*``, an ETag ``"12"`` (weak or not) or ``12``."""
+_IF_MATCH = re.compile(IF_MATCH_PATTERN)
+
+
 def if_match_version(header: str | None) -> int | None:
     """The version named by ``If-Match: "<version>"``; None for ``*``. Raises 428 without the header."""
     if header is None or not header.strip():
@@ -69,14 +74,11 @@ def if_match_version(header: str | None) -> int | None:
             'actions need If-Match: "<version>" with the ETag of the view they were chosen from',
         )
     text = header.strip()
+    if not _IF_MATCH.search(text):
+        raise ApiError(400, "bad_if_match", f'If-Match must be a quoted version such as "12", not {header!r}')
     if text == "*":
         return None
-    if text.startswith("W/"):
-        text = text[2:]
-    text = text.strip('"')
-    if not text.isdigit():
-        raise ApiError(400, "bad_if_match", f'If-Match must be a quoted version such as "12", not {header!r}')
-    return int(text)
+    return int(text.removeprefix("W/").strip('"\n'))
 
 
 def etag(version: int) -> str:

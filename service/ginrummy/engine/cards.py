@@ -13,9 +13,10 @@ hearts, spades, so the cards of one suit are 13 adjacent bits and a run is a run
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
-from .errors import BadCardError
+from .errors import BadCardError, DuplicateCardError
 
 Card = int
 """A card, 0–51."""
@@ -40,6 +41,10 @@ for _c, _t in enumerate(_TEXT):
         _PARSE["10" + SUIT_GLYPHS[_c // 13]] = _c
 # Variation selectors and the white suit glyphs some keyboards and terminals produce.
 _GLYPH_ALIASES = {"♧": "♣", "♢": "♦", "♡": "♥", "♤": "♠", "\ufe0f": "", "\ufe0e": ""}
+
+CARD_PATTERN = r"^(?:10|[2-9AaTtJjQqKk])(?:[CDHScdhs]|[♣♦♥♠♧♢♡♤][\ufe0e\ufe0f]?)$"
+"""Every card text `parse_card` accepts (the OpenAPI document's pattern): rank then suit, any case."""
+_CARD_RE = re.compile(CARD_PATTERN)
 
 
 def rank_of(card: Card) -> int:
@@ -76,13 +81,13 @@ def parse_card(value: str | int) -> Card:
         raise BadCardError(f"card numbers go from 0 to 51, not {value}")
     if not isinstance(value, str):
         raise BadCardError(f"not a card: {value!r}")
-    text = value.strip().upper()
+    # search(), as JSON Schema validators apply the document's pattern ("$" also before a final newline).
+    if not _CARD_RE.search(value):
+        raise BadCardError(f"not a card: {value!r} (write rank then suit, e.g. 7H, 10D, TD, QS or 7♥)")
+    text = value.rstrip("\n").upper()
     for alias, glyph in _GLYPH_ALIASES.items():
         text = text.replace(alias, glyph)
-    card = _PARSE.get(text)
-    if card is None:
-        raise BadCardError(f"not a card: {value!r} (write rank then suit, e.g. 7H, 10D, TD, QS or 7♥)")
-    return card
+    return _PARSE[text]
 
 
 def parse_cards(values: Iterable[str | int]) -> list[Card]:
@@ -94,7 +99,7 @@ def parse_cards(values: Iterable[str | int]) -> list[Card]:
     for value in values:
         card = parse_card(value)
         if seen >> card & 1:
-            raise BadCardError(f"card given twice: {card_text(card)}")
+            raise DuplicateCardError(f"card given twice: {card_text(card)}")
         seen |= 1 << card
         cards.append(card)
     return cards

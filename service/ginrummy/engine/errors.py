@@ -14,9 +14,15 @@ class GinRummyError(Exception):
 
 
 class BadCardError(GinRummyError, ValueError):
-    """A card text or number that names no card, or a card given twice."""
+    """A card text or number that names no card (or, as a DuplicateCardError, a card given twice)."""
 
     code = "bad_card"
+
+
+class DuplicateCardError(BadCardError):
+    """The same card given twice in one list (``7S`` and ``7s`` are the same card)."""
+
+    code = "duplicate_card"
 
 
 class BadActionError(GinRummyError, ValueError):
