@@ -7,10 +7,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: serve test lint bench openapi clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml clients/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test]' -e ./clients/python
 	touch $(STAMP)
 
 serve: $(STAMP)

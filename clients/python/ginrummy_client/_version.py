@@ -1,0 +1,3 @@
+"""The version of the SDK (also in clients/python/pyproject.toml)."""
+
+__version__ = "0.1.0"
