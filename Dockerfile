@@ -16,7 +16,6 @@ COPY deploy/constraints.txt deploy/constraints.txt
 RUN pip install --no-cache-dir -r deploy/constraints.txt
 COPY pyproject.toml README.md ./
 COPY service service
-COPY clients clients
 RUN pip install --no-cache-dir --no-deps -c deploy/constraints.txt . \
     && pip check
 

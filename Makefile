@@ -7,10 +7,14 @@ STAMP := $(VENV)/.installed
 
 .PHONY: serve test lint bench openapi clean
 
-$(STAMP): pyproject.toml clients/python/pyproject.toml
+# The service (with the test tools), the SDK and gin, each its own distribution, in one pip call. A venv
+# made while the service's distribution still carried `gin` loses that script when the service is
+# reinstalled after gin: the `test -x` line puts it back (once).
+$(STAMP): pyproject.toml clients/python/pyproject.toml clients/cli/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]' -e ./clients/python
+	$(BIN)/pip install --quiet -e '.[test]' -e ./clients/python -e ./clients/cli
+	test -x $(BIN)/gin || $(BIN)/pip install --quiet --force-reinstall --no-deps -e ./clients/cli
 	touch $(STAMP)
 
 serve: $(STAMP)

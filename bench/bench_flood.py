@@ -65,7 +65,7 @@ async def flooder(port: int, stop_at: float, statuses: collections.Counter[int])
         statuses[status] += 1
         if status == 200:
             view = orjson.loads(data)
-            if not view["legal_actions"]:
+            if not view["your_move"]:
                 game = None
                 continue
             status, _, _ = await conn.request(
@@ -84,7 +84,7 @@ async def player(
     view: dict[str, Any] | None = None
     game = token = ""
     while time.monotonic() < stop_at:
-        if view is None or not view["legal_actions"]:
+        if view is None or not view["your_move"]:
             status, _, data = await conn.request("POST", "/v1/games", {"opponent": {"type": "bot"}})
             statuses[status] += 1
             created = orjson.loads(data)

@@ -188,7 +188,7 @@ class Connection:
 
 def choose(view: dict[str, Any]) -> dict[str, Any]:
     """A reasonable human move: lay off best, knock when allowed, draw from the stock, least deadwood."""
-    legal = view["legal_actions"]
+    legal = [a for a in view["legal_actions"] if a["type"] not in ("resign", "abort", "rematch")]
     kinds: dict[str, list[dict[str, Any]]] = {}
     for action in legal:
         kinds.setdefault(action["type"], []).append(action)
@@ -234,7 +234,7 @@ async def game_client(port: int, n: int, recorder: Recorder, stop_at: list[float
     view: dict[str, Any] | None = None
     game_id = token = ""
     while time.monotonic() < stop_at[0]:
-        if view is None or view["scores"]["match_over"] or not view["legal_actions"]:
+        if view is None or view["scores"]["match_over"] or not view["your_move"]:
             status, _, data = await conn.request(
                 "POST", "/v1/games", {"opponent": {"type": "bot", "bot": "simple"}}
             )
@@ -403,7 +403,7 @@ def fresh_games(port: int, count: int) -> list[str]:
             created = orjson.loads(data)
             made.append(created["game_id"])
             view = created["view"]
-            if view["legal_actions"]:
+            if view["your_move"]:
                 await conn.request(
                     "POST",
                     f"/v1/games/{created['game_id']}/actions",

@@ -178,7 +178,7 @@ async def driver(
         i += 1
         view = game["view"]
         seat = 0 if view["turn"] is None else view["turn"]
-        if view["scores"]["match_over"] or not game["views"][seat]["legal_actions"]:
+        if view["scores"]["match_over"] or not game["views"][seat]["your_move"]:
             continue
         sent = time.monotonic()
         deliveries.sent[(game["id"], view["version"] + 1)] = sent

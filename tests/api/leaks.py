@@ -48,6 +48,11 @@ class Figures:
     leaks: list[str] = field(default_factory=list)
 
 
+def plays(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The legal actions less resign and abort: the probes and moves go on with the game."""
+    return [a for a in view["legal_actions"] if a["type"] not in ("resign", "abort")]
+
+
 def named_cards(texts: list[str]) -> set[str]:
     found: set[str] = set()
     for text in texts:
@@ -102,15 +107,18 @@ def play_one(client: FlaskClient, rng: random.Random, figures: Figures, *, sampl
                     read(s, path, headers={"Accept": accept})
             if rng.random() < sample:
                 assert read(s, f"/hands/{hand_number}").status_code == 404  # not revealed while live
+        if rng.random() < sample:  # the lists anyone may read: the public games in play, the lobby
+            for listing in ("/v1/games?status=live&limit=200", "/v1/lobby"):
+                spectator.append(_without_ids(client.get(listing).get_data(as_text=True)))
         for s in (0, 1):
             if rng.random() < sample:
                 read(s, "/hint")
-            probe = rng.choice(PROBES + [rng.choice(views[s]["legal_actions"] or PROBES)])
+            probe = rng.choice(PROBES + [rng.choice(plays(views[s]) or PROBES)])
             read(s, "/actions", method="POST", json=probe, headers={"If-Match": f'"{version}"'})
             figures.probes += 1
         mover = views[0]["turn"] if views[0]["turn"] is not None else 0
         # Mostly a sensible move (hands then end by knocks and gins, not only by walls), sometimes any.
-        legal = views[mover]["legal_actions"]
+        legal = plays(views[mover])
         action = choose(views[mover]) if rng.random() < 0.7 else rng.choice(legal)
         moved = read(mover, "/actions", method="POST", json=action, headers={"If-Match": f'"{version}"'})
         assert moved.status_code in (200, 412), moved.get_data(as_text=True)

@@ -20,7 +20,7 @@ OPERATIONS = [
     for method, operation in item.items()
     if method in ("get", "post", "put", "patch", "delete")
 ]
-ACTIONS = {"deal", "draw", "pass", "discard", "knock", "layoff"}
+ACTIONS = {"deal", "draw", "pass", "discard", "knock", "layoff", "resign", "abort", "rematch"}
 
 
 def schema_of(name: str) -> dict[str, Any]:

@@ -27,7 +27,7 @@ def test_a_new_game_against_a_bot_shows_my_seat_and_a_dealt_hand(table: Table) -
     assert view["game_id"] == me.game_id and view["version"] == 1
     assert len(view["hand"]["cards"]) in (10, 11)
     assert view["opponent"]["card_count"] in (10, 11)
-    assert view["players"][0] == {"seat": 0, "name": "Ann", "type": "human", "joined": True}
+    assert view["players"][0] == {"seat": 0, "name": "Ann", "type": "human", "joined": True, "player": None}
     assert view["players"][1]["type"] == "bot" and view["players"][1]["bot"] == "simple"
     assert len(view["commitment"]) == 64
     assert view["legal_actions"], "the bot's opening replies are made at creation: it is my turn"
@@ -44,7 +44,7 @@ def test_a_full_hand_against_the_bot(table: Table) -> None:
     record = me.get("/hands/1").get_json()
     assert record["number"] == 1 and record["result"] == view["result"]
     # Every legal action of the finished hand is a deal, by either seat.
-    assert view["legal_actions"] == [{"type": "deal"}]
+    assert view["legal_actions"] == [{"type": "deal"}, {"type": "resign"}] and view["your_move"]
 
 
 def test_each_response_carries_the_bots_replies(table: Table) -> None:
@@ -94,7 +94,7 @@ def test_a_full_game_against_the_bot_to_the_end_of_the_match(table: Table) -> No
     view = play_against_bot(me, "match_over")
     scores = view["scores"]
     assert scores["match_over"] is True and scores["match_winner"] in (0, 1)
-    assert view["legal_actions"] == []
+    assert view["legal_actions"] == [{"type": "rematch"}] and not view["your_move"]  # a bot accepts at once
     assert len(view["hands"]) >= 1 and len(view["stats"]) == 2
     final = scores["games"][0]
     assert final["winner"] == scores["match_winner"]
@@ -127,7 +127,7 @@ def test_two_humans_play_a_hand_after_joining_by_invitation(table: Table, client
     ann, bob = table.human_game()
     assert (ann.seat, bob.seat) == (0, 1)
     view = ann.view()
-    assert view["players"][1] == {"seat": 1, "name": "Bob", "type": "human", "joined": True}
+    assert view["players"][1] == {"seat": 1, "name": "Bob", "type": "human", "joined": True, "player": None}
     last = play_hand((ann, bob))
     assert last["result"] is not None
     # Between hands either human may deal.

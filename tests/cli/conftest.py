@@ -22,6 +22,8 @@ import pytest
 
 GIN = str(Path(sys.executable).with_name("gin"))
 PROMPT = "\n> "
+QUESTION = "[y/N] "
+"""How a yes/no question ends (resign? a rematch?): a prompt too."""
 STEP_TIMEOUT = 30.0
 """Seconds to wait for the next prompt before calling the client stuck (a guard, not a timed assert)."""
 
@@ -45,18 +47,19 @@ RESTORE_SIGINT = "import os, signal, sys; signal.signal(signal.SIGINT, signal.SI
 and an ignored signal stays ignored across exec, which would make the Ctrl-C tests hang."""
 
 
-def gin_command(args: list[str]) -> list[str]:
+def gin_command(args: list[str], program: str = GIN) -> list[str]:
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
-        return [sys.executable, "-c", RESTORE_SIGINT, GIN, *args]
-    return [GIN, *args]
+        return [sys.executable, "-c", RESTORE_SIGINT, program, *args]
+    return [program, *args]
 
 
 class GinProcess:
-    """One running ``gin`` with its stdin/stdout/stderr piped."""
+    """One running ``gin`` (``program``: the venv's, unless another is given) with its stdin/stdout/stderr
+    piped."""
 
-    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+    def __init__(self, args: list[str], env: dict[str, str], program: str = GIN) -> None:
         self.proc = subprocess.Popen(
-            gin_command(args),
+            gin_command(args, program),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -94,7 +97,7 @@ class GinProcess:
 
     def _prompt_pending(self) -> bool:
         tail = self.output[self.consumed :]
-        return tail.endswith(PROMPT) or tail == "> "
+        return tail.endswith((PROMPT, QUESTION)) or tail == "> "
 
     def wait_prompt(self, timeout: float = STEP_TIMEOUT) -> str | None:
         """Wait for the next prompt; returns the screen since the last answer, None when gin exited."""
@@ -162,7 +165,10 @@ def last_line(text: str, prefix: str) -> str | None:
 
 
 def scripted_reply(output: str) -> str:
-    """The test's strategy, from the last ``Moves:`` and ``Deadwood:`` lines gin printed."""
+    """The test's strategy, from the last ``Moves:`` and ``Deadwood:`` lines gin printed; no to a
+    question (the rematch offered at the end)."""
+    if output.endswith(QUESTION):
+        return "n"
     moves = last_line(output, "Moves:") or ""
     if "deal" in moves:
         return "deal"

@@ -10,10 +10,10 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import requests
-from gin_cli.client import GinClient
 from gin_cli.main import _Runner
+from gin_cli.play import plain
 from gin_cli.screen import Screen, describe_move, player_names, render_result
+from ginrummy_client import Client
 
 from .conftest import STEP_TIMEOUT, GinProcess, gin_env, play_to_end, run_once
 
@@ -131,9 +131,8 @@ def test_moves_are_told_with_the_cards_drawn_as_on_the_table() -> None:
 
 
 def test_analyze_columns_line_up_in_colour(live_service: str) -> None:
-    with requests.Session() as session:
-        client = GinClient(live_service, session)
-        analysis = client.analyze(["th", "td", "ts", "9s", "9d", "2c", "3c", "kd", "qd", "js", "9c"])
+    with Client(live_service) as client:
+        analysis = plain(client.analyze(["th", "td", "ts", "9s", "9d", "2c", "3c", "kd", "qd", "js", "9c"]))
     out = io.StringIO()
     runner = _Runner.__new__(_Runner)
     runner.screen = Screen(color=True, out=out)

@@ -1,5 +1,6 @@
 """The terminal client honours Retry-After: against a real service with a tight budget, its requests are
-refused with 429, wait, and go through — the player never sees the limit."""
+refused with 429, wait, and go through — the player never sees the limit. (gin's requests are the SDK's:
+this is the client gin makes, reading views as ``gin show`` and ``gin resume`` do.)"""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 from pathlib import Path
 
 import requests
-from gin_cli.client import GinClient
+from ginrummy_client import Client
 
 from tests.fixtures.live_service import start_gunicorn, stop_gunicorn
 
@@ -16,10 +17,10 @@ def test_the_client_waits_out_a_rate_limit(redis_url: str, tmp_path: Path) -> No
     limits = {"GIN_RATE_LIMITS": "1", "GIN_LIMIT_READ": "2/second", "GIN_LIMIT_CREATE": "50/minute"}
     process, base = start_gunicorn(redis_url, tmp_path, workers=1, extra_env=limits)
     try:
-        client = GinClient(base, requests.Session())
-        created = client.create_game(bot="simple")
-        views = [client.view(created["game_id"], created["token"]) for _ in range(6)]
-        assert all(v["game_id"] == created["game_id"] for v in views)
+        with Client(base) as client:
+            created = client.create_game(bot="simple")
+            views = [client.game(created.game_id, created.token).view for _ in range(6)]
+        assert all(v["game_id"] == created.game_id for v in views)
         metrics = requests.get(f"{base}/metrics", timeout=10).text
         refused = re.search(r'gin_rate_limited_total\{budget="read"\} (\d+)', metrics)
         assert refused is not None and float(refused.group(1)) >= 1  # the limit was met, and waited out

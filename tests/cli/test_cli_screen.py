@@ -5,15 +5,14 @@ from __future__ import annotations
 import io
 from typing import Any
 
-import requests
-from gin_cli.client import GinClient
 from gin_cli.screen import Screen, moves_line, player_names, render_game_over, render_result, render_table
+from ginrummy_client import Client, is_play
 
 PREFERENCE = ("deal", "layoff", "knock", "draw", "discard", "pass")
 
 
 def _pick(view: dict[str, Any]) -> dict[str, Any]:
-    legal = view["legal_actions"]
+    legal = [a for a in view["legal_actions"] if is_play(a)]  # never resign or abort
     return min(legal, key=lambda a: (PREFERENCE.index(a["type"]), a.get("source") != "stock"))
 
 
@@ -33,11 +32,9 @@ def _draw(view: dict[str, Any], *, color: bool) -> str:
 
 def test_every_screen_of_a_game(live_service: str) -> None:
     phases: set[str] = set()
-    with requests.Session() as session:
-        client = GinClient(live_service, session)
-        created = client.create_game(bot="knocker", seed=31, options={"target": 60, "games": 2})
-        game_id, token = created["game_id"], created["token"]
-        view = client.view(game_id, token)
+    with Client(live_service) as client:  # the SDK, as gin uses it
+        game = client.create_game(bot="knocker", seed=31, options={"target": 60, "games": 2})
+        view: dict[str, Any] = dict(game.refresh())
         for _ in range(2000):
             phases.add(view["phase"])
             plain = _draw(view, color=False)
@@ -50,5 +47,5 @@ def test_every_screen_of_a_game(live_service: str) -> None:
             if view["scores"]["match_over"]:
                 assert "Match over" in plain and "grand total" in plain
                 break
-            view = client.act(game_id, token, _pick(view), view["version"])["view"]
+            view = dict(game.act(_pick(view))["view"])
     assert {"draw", "discard", "hand_over", "game_over", "match_over"} <= phases

@@ -11,7 +11,7 @@ import pytest
 from gin_cli.cards import normalize_card
 from gin_cli.commands import InputError, parse_line
 from gin_cli.main import main, parse_options
-from gin_cli.saved import SavedGame, SavedGames
+from gin_cli.saved import Login, Logins, SavedGame, SavedGames
 
 VIEW = {
     "legal_actions": [
@@ -35,6 +35,21 @@ def test_the_client_imports_nothing_from_the_service() -> None:
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 names = [node.module]
             assert not any(n.split(".")[0] == "ginrummy" for n in names), module.name
+
+
+def test_the_client_talks_to_the_service_only_through_the_sdk() -> None:
+    # One HTTP layer: requests, If-Match, Idempotency-Keys, retries and errors are ginrummy_client's.
+    package = Path(gin_cli.__file__).parent
+    imported: set[str] = set()
+    for module in package.glob("*.py"):
+        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                imported.add(node.module.split(".")[0])
+    assert "ginrummy_client" in imported
+    assert not imported & {"requests", "urllib3", "urllib", "http", "httpx", "socket"}
+    assert not (package / "client.py").exists()
 
 
 @pytest.mark.parametrize(
@@ -101,7 +116,39 @@ def test_the_docstring_examples_run() -> None:
     import doctest
     import importlib
 
-    for name in ("cards", "client", "commands", "main"):
+    for name in ("cards", "commands", "main", "people", "play", "screen"):
         module = importlib.import_module(f"gin_cli.{name}")
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, name
+
+
+def test_logins_are_kept_per_server_and_owner_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    logins = Logins()
+    logins.save("http://a:8000/", Login("Ann", "secret-a"))
+    logins.save("http://b:8000", Login("Bob", "secret-b"))
+    assert stat.S_IMODE((tmp_path / "gin" / "players.json").stat().st_mode) == 0o600
+    assert logins.get("http://a:8000") == Login("Ann", "secret-a")
+    assert "secret" not in repr(Login("A", "secret"))
+    assert logins.forget("http://a:8000") == Login("Ann", "secret-a")
+    assert logins.get("http://a:8000") is None and logins.get("http://b:8000") is not None
+
+
+def test_finished_games_are_kept_for_a_rematch_not_for_resume(tmp_path: Path) -> None:
+    saved = SavedGames(tmp_path / "games.json")
+    game = SavedGame(game_id="g1", server="http://s", seat=0, token="t1")
+    saved.save(game)
+    saved.finish(game)
+    assert saved.load() == {} and saved.latest() is None
+    finished = saved.latest_finished("http://s")
+    assert finished is not None and finished.token == "t1"
+    saved.forget("g1")
+    assert saved.load_finished() == {}
+
+
+def test_resign_is_confirmed_and_abort_is_a_move() -> None:
+    view = {"legal_actions": [{"type": "resign"}, {"type": "abort"}]}
+    assert parse_line("resign", view).kind == "resign"
+    assert parse_line("abort", view).action == {"type": "abort"}
+    # Not on offer: sent anyway, for the service to say why.
+    assert parse_line("abort", {"legal_actions": [{"type": "resign"}]}).offered is False

@@ -48,7 +48,9 @@ def create_game(http: Any, base: str = "", bot: str = "simple", rules: dict[str,
 
 
 def choose(legal: list[dict[str, Any]]) -> dict[str, Any]:
-    """Knock or lay off when possible (hands then end with points), else anything but a deal, else deal."""
+    """Knock or lay off when possible (hands then end with points), else anything but a deal, else deal;
+    never resign, abort or rematch."""
+    legal = [a for a in legal if a["type"] not in ("resign", "abort", "rematch")]
     for kind in ("knock", "layoff"):
         for action in legal:
             if action["type"] == kind:
@@ -60,7 +62,7 @@ def choose(legal: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def over(view: dict[str, Any]) -> bool:
-    return view.get("phase") in OVER_PHASES or not view.get("legal_actions")
+    return view.get("phase") in OVER_PHASES or not view.get("your_move")
 
 
 def step(http: Any, seat: Seat, base: str = "", retry: Callable[[Any], bool] | None = None) -> None:

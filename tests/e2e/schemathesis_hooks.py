@@ -19,6 +19,9 @@ GAME_REASONS = {
     "bad_invitation",
     "game_not_found",
     "hand_not_found",
+    "player_not_found",
+    "seek_not_found",
+    "unknown_player",
     # 409: the rules or the game's state refuse it now
     "illegal_action",
     "not_your_turn",
@@ -28,6 +31,16 @@ GAME_REASONS = {
     "waiting_for_opponent",
     "nothing_to_do",
     "join_conflict",
+    "own_game",
+    "name_taken",
+    "nothing_to_claim",
+    "too_early",
+    "not_over",
+    "rematch_exists",
+    "rematch_offered",
+    "seek_taken",
+    "seek_incompatible",
+    "rated_game",
     # 412/428: concurrency
     "stale_version",
     "precondition_required",
@@ -36,6 +49,8 @@ GAME_REASONS = {
     "invalid_layoff",
     "deadwood_too_high",
     "bad_rules",
+    "player_required",  # a rated game without a player's token
+    "rated_needs_preset",
     "idempotency_key_reused",
     "duplicate_card",  # "7S" and "7s": unique items to JSON Schema, one card to the game
     # 429: the budgets (the suite's service has rate limits off; kept for other runs)

@@ -11,18 +11,42 @@ import os
 import shutil
 import subprocess
 import sys
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 import requests
+
+from tests.fixtures.live_service import start_gunicorn, stop_gunicorn
 
 ST = Path(sys.executable).with_name("st")
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.fixture(scope="module")
+def service(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A service of its own, whose long polls and streams end within schemathesis's request timeout
+    (a generated ?wait=3000 would otherwise hold a request open for GIN_MAX_WAIT = 30 s)."""
+    env = {"GIN_MAX_WAIT": "2", "GIN_STREAM_MAX": "2", "GIN_GRACEFUL_TIMEOUT": "1"}
+    # A database of its own: the fuzzer's hundreds of seeks must not wait in the other tests' lobby.
+    own_db = redis_url.rsplit("/", 1)[0] + "/1"
+    process, base = start_gunicorn(own_db, tmp_path_factory.mktemp("fuzzed"), extra_env=env)
+    try:
+        yield base
+    finally:
+        stop_gunicorn(process)
+
+
 def test_no_generated_request_makes_the_service_fail_or_stray_from_its_document(
-    live_service: str, tmp_path: Path
+    service: str, tmp_path: Path
 ) -> None:
-    created = requests.post(f"{live_service}/v1/games", json={}, timeout=10).json()
+    live_service = service
+    # One player's token for everything: it creates games (tied to the player), acts in them, seeks.
+    name = f"fuzz{uuid.uuid4().hex[:8]}"
+    player = requests.post(f"{live_service}/v1/players", json={"name": name}, timeout=10).json()
+    auth = {"Authorization": f"Bearer {player['token']}"}
+    requests.post(f"{live_service}/v1/games", json={}, headers=auth, timeout=10).raise_for_status()
     command = [
         str(ST if ST.exists() else shutil.which("st")),
         "run",
@@ -40,7 +64,7 @@ def test_no_generated_request_makes_the_service_fail_or_stray_from_its_document(
         "--seed",
         "2026",
         "-H",
-        f"Authorization: Bearer {created['token']}",
+        f"Authorization: Bearer {player['token']}",
         "--no-color",
     ]
     env = {**os.environ, "SCHEMATHESIS_HOOKS": "tests.e2e.schemathesis_hooks", "PYTHONPATH": str(ROOT)}

@@ -84,3 +84,14 @@ def play_gin(game: Game, rng: random.Random) -> None:
         game.apply(nondealer, {"type": "discard", "card": "7D"})
         game.apply(holder, {"type": "draw", "source": "stock"})
         game.apply(holder, {"type": "knock", "discard": "6H"})
+
+
+def run_gins(rules: Rules, winners: list[bool], first_dealer: int = 0) -> Game:
+    """Play hands that each end in a 43-point gin; winners[i] says whether the non-dealer has it."""
+    rng = StackedRandom([gin_deck(w) for w in winners])
+    game = Game.new(rules, rng, first_dealer=first_dealer)
+    for i in range(len(winners)):
+        if i:
+            game.apply(0, {"type": "deal"}, rng=rng)
+        play_gin(game, rng)
+    return game

@@ -9,18 +9,7 @@ from ginrummy.engine import Action, Game, HandEnd, Rules, seat_view
 from ginrummy.engine.errors import BadRulesError, CannotUndoError, GameOverError, IllegalActionError
 from ginrummy.engine.game import GameScore
 
-from tests.engine.stacking import StackedRandom, gin_deck, play_gin
-
-
-def run_gins(rules: Rules, winners: list[bool], first_dealer: int = 0) -> Game:
-    """Play hands that each end in a 43-point gin; winners[i] says whether the non-dealer has it."""
-    rng = StackedRandom([gin_deck(w) for w in winners])
-    game = Game.new(rules, rng, first_dealer=first_dealer)
-    for i in range(len(winners)):
-        if i:
-            game.apply(0, {"type": "deal"}, rng=rng)
-        play_gin(game, rng)
-    return game
+from tests.engine.stacking import StackedRandom, gin_deck, play_gin, run_gins
 
 
 def test_gins_add_up_and_the_game_ends_at_the_target_with_bonuses():

@@ -70,7 +70,8 @@ def check_views(game: Game) -> None:
         leaked = seen & hidden_from(game, seat)
         assert not leaked, f"seat {seat} sees {leaked} in phase {game.phase}"
         if seat is not None:
-            assert view["legal_actions"] == [a.to_json() for a in game.legal_actions(seat)]
+            listed = [*game.legal_actions(seat), *game.ending_actions(seat)]
+            assert view["legal_actions"] == [a.to_json() for a in listed]
 
 
 def probe_illegal(game: Game, rng: random.Random) -> None:

@@ -58,16 +58,17 @@ def test_turns_seats_and_games(client: Client, live_service: str) -> None:
         host.act({"type": "pass"})
     guest = client.join_game(host.game_id, host.invitation)
     host.refresh()
-    idle, mover = (host, guest) if guest.legal_actions else (guest, host)
+    idle, mover = (host, guest) if guest.your_move else (guest, host)
+    assert not idle.your_move and idle.play_actions == [] and {"type": "resign"} in idle.legal_actions
     with pytest.raises(NotYourTurn) as turn:
-        idle.act(mover.legal_actions[0])
+        idle.act(mover.play_actions[0])
     assert isinstance(turn.value, IllegalAction) and turn.value.turn == mover.seat
-    assert turn.value.legal_actions == []
+    assert turn.value.legal_actions == idle.legal_actions  # resign and abort: never the play's moves
     with pytest.raises(Forbidden) as used:
         client.join_game(f"{host.game_id}:{host.invitation}")
     assert used.value.code == "bad_invitation"
     with pytest.raises(Unauthorized):
-        client.game(host.game_id).act(mover.legal_actions[0])  # a spectator cannot move
+        client.game(host.game_id).act(mover.play_actions[0])  # a spectator cannot move
     with pytest.raises(NotFound) as missing:
         client.game("no-such-game")
     assert missing.value.code == "game_not_found" and missing.value.status == 404

@@ -46,7 +46,7 @@ def test_the_distribution_depends_on_requests_only_and_is_typed() -> None:
     assert project["name"] == "ginrummy-client" and project["version"] == ginrummy_client.__version__
     assert project["dependencies"] == ["requests>=2.32"]
     assert (PACKAGE / "py.typed").exists()
-    assert "scripts" not in project
+    assert project["scripts"] == {"gin-bot": "ginrummy_client.harness:main"}  # the bot harness only
 
 
 def test_the_docstring_examples_run() -> None:

@@ -33,7 +33,7 @@ def test_a_whole_game_against_the_simple_bot(client: Client) -> None:
     hands_seen: list[int] = []
     commitment = game.view["commitment"]
     while game.phase not in END:
-        assert game.legal_actions, game.view
+        assert game.your_move and game.play_actions, game.view
         before = game.version
         action = choose(game.view)
         result = game.deal() if action["type"] == "deal" else game.act(action)
@@ -47,8 +47,8 @@ def test_a_whole_game_against_the_simple_bot(client: Client) -> None:
             check_fair_shuffle(game, number, commitment)
         if action["type"] == "deal":
             commitment = view["commitment"]
-    assert game.view["scores"]["match_over"]
-    assert game.legal_actions == []
+    assert game.view["scores"]["match_over"] and game.match_over
+    assert game.legal_actions == [{"type": "rematch"}] and not game.your_move and game.play_actions == []
     assert hands_seen == list(range(1, len(hands_seen) + 1)) and len(hands_seen) >= 2
     full = game.refresh()  # the full view: with the statistics a move's play view leaves out
     assert full["stats"][0]["hands_played"] == len(hands_seen) and "history" in full
@@ -89,8 +89,8 @@ def test_two_people_and_a_spectator(client: Client, live_service: str) -> None:
         spectator = other.game(host.game_id)
         assert spectator.seat is None and spectator.token is None and spectator.legal_actions == []
         assert "hand" not in spectator.view
-        mover = host if host.legal_actions else guest
-        mover.act(mover.legal_actions[0])
+        mover = host if host.your_move else guest
+        mover.act(mover.play_actions[0])
         for seat in (host, guest, spectator):
             seat.refresh()
             assert seat.version == mover.version

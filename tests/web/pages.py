@@ -34,12 +34,18 @@ def start_game(
     seed: int | None = None,
     knock_limit: int | None = None,
     target: int | None = None,
-    name: str = "Ann",
+    name: str | None = "Ann",
+    clock: str | None = None,
 ) -> None:
-    """Open the start page at ``url`` and start a game against ``bot`` (None: invite a friend)."""
+    """Open the start page at ``url`` and start a game against ``bot`` (None: invite a friend).
+
+    ``name``: the name at the table (None: a logged-in player's); ``clock``: a value of the Clock menu."""
     page.goto(url)
     expect(page.locator("#bot option")).not_to_have_count(0)
-    page.fill("#name", name)
+    if name is not None:
+        page.fill("#name", name)
+    if clock is not None:
+        page.select_option("#clock", clock)
     if bot:
         page.select_option("#bot", bot)
     if knock_limit is not None:
@@ -50,6 +56,30 @@ def start_game(
         page.click("details.more > summary")
         page.fill("#seed", str(seed))
     page.click("[data-action=play-bot]" if bot else "[data-action=invite]")
+    expect(page.locator("#game")).to_have_attribute("data-version", re.compile(r"\d+"))
+
+
+def play_url(base: str) -> str:
+    """The web client's address on a service."""
+    return f"{base}/play/"
+
+
+def game_address(page: Page) -> tuple[str, int]:
+    """The game and seat the page shows (its address: #game=<id>&seat=<n>)."""
+    params = dict(part.split("=", 1) for part in page.evaluate("location.hash").lstrip("#").split("&"))
+    return params["game"], int(params["seat"])
+
+
+def log_in(page: Page, url: str, name: str) -> None:
+    """Open the start page at ``url`` and log in as the player ``name`` (a new one: POST /v1/players)."""
+    page.goto(url)
+    page.fill("#player-name", name)
+    page.click("[data-action=login]")
+    expect(page.locator("#player-me")).to_have_text(name)
+
+
+def wait_for_game(page: Page) -> None:
+    """Until the page shows a game (after a quick match, a Play in the lobby, a rematch)."""
     expect(page.locator("#game")).to_have_attribute("data-version", re.compile(r"\d+"))
 
 
@@ -80,9 +110,8 @@ class Table:
 
     def seat_entry(self) -> dict[str, Any]:
         """The saved seat of the game on screen (its token lets the test ask the service directly)."""
-        fragment = self.page.evaluate("location.hash")
-        params = dict(part.split("=", 1) for part in fragment.lstrip("#").split("&"))
-        raw = self.page.evaluate(f"localStorage.getItem('gin.seat.{params['game']}.{params['seat']}')")
+        game, seat = game_address(self.page)
+        raw = self.page.evaluate(f"localStorage.getItem('gin.seat.{game}.{seat}')")
         return dict(json.loads(raw))
 
     def api_view(self) -> dict[str, Any]:
@@ -100,10 +129,12 @@ class Table:
         expect(self.game).to_have_attribute("data-busy", "no")
 
     def wait_for_turn(self) -> None:
-        """Until it is this seat's move, or the hand is over (the opponent's moves come by the event feed)."""
+        """Until it is this seat's move, or the hand (or the match) is over (the opponent's moves come by
+        the event feed)."""
         self.page.wait_for_function(
             """() => { const g = document.querySelector('#game');
-                       return g && g.dataset.busy === 'no' && (g.dataset.myTurn === 'yes' || !!document.querySelector('#result')); }"""
+                       return g && g.dataset.busy === 'no'
+                         && (g.dataset.myTurn === 'yes' || g.dataset.over === 'yes' || !!document.querySelector('#result')); }"""
         )
 
     def after_change(self, do: Any) -> None:

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 import requests
 from playwright.sync_api import BrowserContext, Page, expect
 
-from .pages import Table, start_game
+from .pages import Table, play_url, start_game
 
 PHONE = {
     "viewport": {"width": 375, "height": 740},
@@ -26,10 +26,6 @@ PHONE = {
     "has_touch": True,
     "device_scale_factor": 2,
 }
-
-
-def play_url(base: str) -> str:
-    return f"{base}/play/"
 
 
 def test_a_game_against_a_bot_to_its_result_and_its_end(

@@ -1,11 +1,13 @@
 """`gin`: a terminal client for the Gin Rummy service.
 
-It talks to the service only over HTTP (``requests``) and holds no rules of the game: what a player may
-do comes from the seat view's ``legal_actions``, how a hand is grouped from the view's ``hand``.
+It talks to the service only through the Python SDK, ``ginrummy_client`` (its ``Client`` and ``Game``:
+If-Match, Idempotency-Keys, retries and typed errors are the SDK's), and holds no rules of the game: what a
+player may do comes from the seat view's ``legal_actions``, how a hand is grouped from the view's ``hand``.
 
-Modules: ``client`` (the HTTP client), ``cards`` (card text in and out), ``saved`` (seat tokens kept on
-disk for ``gin resume``), ``screen`` (drawing views on a terminal), ``commands`` (what a typed line
-means), ``play`` (the interactive game loop) and ``main`` (the command line).
+Modules: ``cards`` (card text in and out), ``saved`` (seat tokens and player logins kept on disk, for
+``gin resume``, ``gin rematch`` and ``gin login``), ``screen`` (drawing views on a terminal),
+``commands`` (what a typed line means), ``play`` (the interactive game loop), ``people`` (the lobby,
+profiles, the leaderboard, ``--clock``) and ``main`` (the command line).
 """
 
 __all__ = ["__version__"]

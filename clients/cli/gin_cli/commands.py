@@ -1,15 +1,18 @@
 """What a line typed at the game prompt means.
 
-A line becomes either a move (an action in the JSON form of the API) or a client command (hint, undo,
-help, quit, show). Moves are looked up in the view's ``legal_actions``: the client never decides what is
-legal. A move that is well formed but not on offer is still returned (``offered=False``) so that the
-service, which knows the rules, can explain why it is refused.
+A line becomes either a move (an action in the JSON form of the API, ``abort`` included), a resignation
+(``resign``: a move too, which the prompt confirms first) or a client command (hint, undo, help, quit,
+show). Moves are looked up in the view's ``legal_actions``: the client never decides what is legal. A
+move that is well formed but not on offer is still returned (``offered=False``) so that the service,
+which knows the rules, can explain why it is refused.
 
 >>> view = {"legal_actions": [{"type": "draw", "source": "stock"}, {"type": "draw", "source": "discard"}]}
 >>> parse_line("d", view)
 Command(kind='move', action={'type': 'draw', 'source': 'stock'}, offered=True)
 >>> parse_line("discard 10h", view)
 Command(kind='move', action={'type': 'discard', 'card': 'TH'}, offered=False)
+>>> parse_line("resign", {"legal_actions": [{"type": "resign"}]})
+Command(kind='resign', action={'type': 'resign'}, offered=True)
 >>> parse_line("discard 1x", view)
 Traceback (most recent call last):
 ...
@@ -35,6 +38,8 @@ Moves (what is on offer right now is listed after "Moves:"):
   big gin            lay down all eleven cards in melds
   layoff             lay down your melds and lay off the best way onto the knocker's melds
   deal, Enter        deal the next hand
+  resign             give up the match: your opponent wins it (asks you to confirm)
+  abort              call the match off before the first card is drawn: no result
 Other commands:
   hint               ask the service for a suggestion
   undo               take back your last move (when the service allows it)
@@ -94,6 +99,11 @@ def parse_line(line: str, view: dict[str, Any]) -> Command:
         return _move(view, {"type": "draw", "source": "discard"})
     if text == "pass":
         return _move(view, {"type": "pass"})
+    if text == "resign":
+        move = _move(view, {"type": "resign"})
+        return Command("resign", move.action, offered=move.offered)
+    if text == "abort":
+        return _move(view, {"type": "abort"})
     if text in _BIG_GIN:
         return _move(view, {"type": "knock", "discard": None})
     if text in _LAYOFF:

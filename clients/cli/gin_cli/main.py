@@ -4,11 +4,13 @@ Exit statuses (also in ``gin --help`` and docs/cli.md):
 
 ====  ===============================================================================
 0     done: the command succeeded, or the game was played to its end
-2     bad command line (unknown option, malformed ``--option``)
+2     bad command line (unknown option, malformed ``--option``), or a command that needs a player login
+      without one (``gin login NAME``) or another login on that server (``gin logout`` first)
 3     the service cannot be reached
 4     the service refused the request (the problem's code and detail are printed)
 5     the player left an unfinished game (quit, end of input); ``gin resume`` continues it
-6     nothing to resume (no saved game, or the saved game no longer exists)
+6     nothing to resume (no saved game, or the saved game no longer exists); for ``resign``, ``abort``
+      and ``rematch``: no such saved game
 130   interrupted with Ctrl-C; an unfinished game can be resumed
 ====  ===============================================================================
 """
@@ -16,21 +18,24 @@ Exit statuses (also in ``gin --help`` and docs/cli.md):
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import re
 import sys
+from collections.abc import Callable
 from typing import Any
 
-import requests
+from ginrummy_client import ApiError, Client, ConnectionFailed, Game, Seek, SeekTaken, parse_invitation
 
 from . import __version__
-from .client import ApiError, GinClient, ServiceUnreachable
 from .commands import InputError, parse_line
-from .play import EXIT_OK, GameSession
-from .saved import SavedGame, SavedGames
+from .people import parse_clock, render_leaderboard, render_lobby, render_profile
+from .play import EXIT_OK, GameSession, plain, start_rematch
+from .saved import Login, Logins, SavedGame, SavedGames
 from .screen import (
     Screen,
+    end_text,
     finished_by_last_hand,
     moves_line,
     player_names,
@@ -53,7 +58,8 @@ exit status: 0 done · 2 bad command line · 3 service unreachable ·
 6 nothing to resume · 130 interrupted (Ctrl-C)
 
 environment: GIN_SERVER (default http://127.0.0.1:8000), NO_COLOR,
-XDG_CONFIG_HOME (saved games: $XDG_CONFIG_HOME/gin/games.json, owner-only)"""
+XDG_CONFIG_HOME (saved games: $XDG_CONFIG_HOME/gin/games.json, player logins:
+$XDG_CONFIG_HOME/gin/players.json, both owner-only)"""
 
 
 class UsageError(Exception):
@@ -86,12 +92,23 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"gin {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    def game_options(sub: argparse.ArgumentParser) -> None:
+    def rules_options(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("--rules", default="standard", metavar="PRESET", help="rules preset (see gin rules)")
         sub.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
                          help="override one rule option, e.g. -o target=50 (repeatable)")  # fmt: skip
-        sub.add_argument("--name", help="your name at the table")
+        sub.add_argument("--rated", action="store_true",
+                         help="a rated game: it changes ratings (gin login; a preset, no -o)")  # fmt: skip
+        sub.add_argument("--clock", type=parse_clock, metavar="eaai|SECONDS|BANK+INC",
+                         help="a time control: eaai (30 s each for the match), SECONDS a move, "
+                              "or BANK+INCREMENT seconds (300+5)")  # fmt: skip
+
+    def game_options(sub: argparse.ArgumentParser) -> None:
+        rules_options(sub)
+        sub.add_argument("--name", help="your name at the table (default: your login's)")
         sub.add_argument("--seed", type=int, help="fixed deal (only services started with GIN_ALLOW_SEED=1)")
+
+    def saved_game(sub: argparse.ArgumentParser, default: str) -> None:
+        sub.add_argument("game_id", nargs="?", help=f"which game (default: {default})")
 
     play = commands.add_parser("play", parents=[common], help="play a whole game against a bot")
     play.add_argument("--bot", default="simple", help="the computer opponent (see gin bots; default simple)")
@@ -113,6 +130,35 @@ def build_parser() -> argparse.ArgumentParser:
     )
     act.add_argument("--game", dest="game_id", help="which game (default: the one played last)")
     act.add_argument("move", nargs="+", help="the move, as typed at the game prompt")
+    saved_game(
+        commands.add_parser("resign", parents=[common], help="resign a saved game: the opponent wins"),
+        "the one played last",
+    )
+    saved_game(
+        commands.add_parser("abort", parents=[common], help="abort a saved game before its first draw"),
+        "the one played last",
+    )
+    saved_game(
+        commands.add_parser("rematch", parents=[common], help="ask for a rematch of a finished game"),
+        "the one finished last",
+    )
+    login = commands.add_parser("login", parents=[common], help="become a player: your games count for it")
+    login.add_argument("name", help="the player's name (unique on the service)")
+    commands.add_parser("logout", parents=[common], help="forget this server's player login")
+    seek = commands.add_parser(
+        "seek", parents=[common], help="quick match: play the next player who seeks the same game"
+    )
+    rules_options(seek)
+    seek.add_argument("--min-rating", type=int, metavar="N", help="only opponents rated N or more")
+    seek.add_argument("--max-rating", type=int, metavar="N", help="only opponents rated N or less")
+    accept = commands.add_parser("accept", parents=[common], help="take a seek of the lobby and play it")
+    accept.add_argument("seek_id", help="the seek's id, as gin lobby lists it")
+    commands.add_parser("lobby", parents=[common], help="the open seeks and the public games in play")
+    profile = commands.add_parser("profile", parents=[common], help="a player's games, ratings, recent games")
+    profile.add_argument("name", nargs="?", help="the player (default: your login)")
+    board = commands.add_parser("leaderboard", parents=[common], help="the best rated players")
+    board.add_argument("--family", default="standard", metavar="PRESET", help="rules family (standard)")
+    board.add_argument("--limit", type=int, default=20, metavar="N", help="how many (default 20)")
     analyze = commands.add_parser(
         "analyze", parents=[common], help="melds, deadwood and best discards of a hand"
     )
@@ -125,7 +171,10 @@ def build_parser() -> argparse.ArgumentParser:
 GAME_ID_ARG = re.compile(r"-[A-Za-z0-9_-]{7,63}(:[A-Za-z0-9_-]+)?")
 """A game id or invitation that begins with a dash (base64url text may): not an option."""
 
-VALUE_OPTIONS = {"--server", "--rules", "--option", "-o", "--name", "--seed", "--bot", "--game"}
+VALUE_OPTIONS = {
+    "--server", "--rules", "--option", "-o", "--name", "--seed", "--bot", "--game",
+    "--clock", "--min-rating", "--max-rating", "--family", "--limit",
+}  # fmt: skip
 
 
 def protect_ids(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
@@ -161,28 +210,35 @@ def main(argv: list[str] | None = None) -> int:
     """Run ``gin``; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(protect_ids(parser, sys.argv[1:] if argv is None else list(argv)))
-    for name in ("game_id", "invitation"):
+    for name in ("game_id", "invitation", "seek_id", "name"):
         if isinstance(getattr(args, name, None), str):
             setattr(args, name, getattr(args, name).strip())
     json_mode = bool(getattr(args, "json", False))
     color = _want_color(no_color=bool(getattr(args, "no_color", False)), json_mode=json_mode)
     screen = Screen(color=color)
     saved = SavedGames()
+    logins = Logins()
     explicit_server = getattr(args, "server", None) or os.environ.get("GIN_SERVER")
     server = explicit_server or DEFAULT_SERVER
-    with requests.Session() as session:
-        session.headers["User-Agent"] = f"gin-cli/{__version__}"
-        client = GinClient(server, session)
-        runner = _Runner(args, client, screen, saved, json_mode, explicit_server)
+    try:
+        client = Client(server, user_agent=f"gin-cli/{__version__}")
+    except ValueError as exc:  # not an http:// or https:// URL
+        screen.error(str(exc))
+        return EXIT_USAGE
+    with client:
+        runner = _Runner(args, client, screen, saved, logins, json_mode, explicit_server)
         try:
             return runner.run()
         except UsageError as exc:
             screen.error(str(exc))
             return EXIT_USAGE
-        except ServiceUnreachable as exc:
-            screen.error(f"{exc}. Is the service running? (set --server URL or GIN_SERVER)")
-            if runner.game is not None:
-                screen.error(f"your game is saved: gin resume {runner.game.game_id}")
+        except ConnectionFailed as exc:
+            screen.error(
+                f"cannot reach the service at {client.server}: {exc.reason or exc}."
+                " Is the service running? (set --server URL or GIN_SERVER)"
+            )
+            if runner.unfinished() is not None:
+                screen.error(f"your game is saved: gin resume {runner.game_id}")
             return EXIT_UNREACHABLE
         except ApiError as exc:
             _report_api_error(screen, exc, json_mode)
@@ -195,8 +251,8 @@ def main(argv: list[str] | None = None) -> int:
             return EXIT_OK
         except KeyboardInterrupt:
             screen.out.write("\n")
-            if runner.game is not None:
-                screen.error(f"interrupted. Resume with: gin resume {runner.game.game_id}")
+            if runner.unfinished() is not None:
+                screen.error(f"interrupted. Resume with: gin resume {runner.game_id}")
             else:
                 screen.error("interrupted")
             return EXIT_INTERRUPTED
@@ -210,7 +266,16 @@ def _want_color(*, no_color: bool, json_mode: bool) -> bool:
     return (sys.stdout.encoding or "").lower().replace("-", "") in ("utf8", "utf16")
 
 
-LOOK_UP = {"unknown_bot": "gin bots lists the bots", "bad_rules": "gin rules lists the presets and options"}
+LOOK_UP = {
+    "unknown_bot": "gin bots lists the bots",
+    "bad_rules": "gin rules lists the presets and options",
+    "player_required": "rated games are between players: gin login NAME first",
+    "rated_needs_preset": "a rated game uses a preset as it is (--rules PRESET, no -o)",
+    "unknown_player": "the service does not know your login: gin logout, then gin login NAME",
+    "own_game": "both seats would be the same player (the same gin login)",
+    "seek_taken": "gin lobby lists the open seeks",
+    "name_taken": "choose another name",
+}
 """Where a player finds the right name when the service refuses one (its detail speaks of HTTP paths)."""
 
 
@@ -243,10 +308,12 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
 
 def split_invitation(text: str) -> tuple[str, str]:
     """``GAME_ID:SECRET`` (what ``gin host`` prints) into its two parts."""
-    game_id, sep, secret = text.strip().partition(":")
-    if not sep or not game_id or not secret:
-        raise UsageError(f"an invitation looks like GAME_ID:SECRET (as printed by gin host), not {text!r}")
-    return game_id, secret
+    try:
+        return parse_invitation(text)
+    except ValueError:
+        raise UsageError(
+            f"an invitation looks like GAME_ID:SECRET (as printed by gin host), not {text!r}"
+        ) from None
 
 
 class _Runner:
@@ -255,9 +322,10 @@ class _Runner:
     def __init__(
         self,
         args: argparse.Namespace,
-        client: GinClient,
+        client: Client,
         screen: Screen,
         saved: SavedGames,
+        logins: Logins,
         json_mode: bool,
         explicit_server: str | None,
     ) -> None:
@@ -265,9 +333,26 @@ class _Runner:
         self.client = client
         self.screen = screen
         self.saved = saved
+        self.logins = logins
         self.json_mode = json_mode
         self.explicit_server = explicit_server
         self.game: SavedGame | None = None
+        self.login: Login | None = None
+        self._connect(client.server)
+
+    def _connect(self, server: str) -> None:
+        """Talk to ``server`` as the player logged in there (a player token goes to its server only)."""
+        self.client.server = server.rstrip("/")
+        self.login = self.logins.get(self.client.server)
+        self.client.token = self.login.token if self.login is not None else None
+
+    @property
+    def game_id(self) -> str:
+        return self.game.game_id if self.game is not None else ""
+
+    def unfinished(self) -> SavedGame | None:
+        """The game being played, while it is saved as unfinished (``gin resume`` can continue it)."""
+        return self.saved.load().get(self.game.game_id) if self.game is not None else None
 
     def run(self) -> int:
         handler = getattr(self, "cmd_" + self.args.command)
@@ -289,63 +374,72 @@ class _Runner:
             preset=self.args.rules.strip().lower(),
             options=parse_options(self.args.option),
             bot=bot,
-            name=self.args.name,
+            human=bot is None,
+            name=self.args.name or None,
             seed=self.args.seed,
+            rated=self.args.rated,
+            clock=self.args.clock,
         )
-        invitation = ""
-        if created.get("invitation"):
-            invitation = f"{created['game_id']}:{created['invitation']}"
-        self.game = SavedGame(
-            game_id=created["game_id"],
-            server=self.client.base_url,
-            seat=int(created.get("seat", 0)),
-            token=created["token"],
+        invitation = created.invitation_code or ""
+        self._take_seat(
+            created,
+            "created",
+            f"Game {created.game_id} started (quit leaves; gin resume comes back).",
             opponent=bot or "",
-            name=self.args.name or "",
+            invitation=invitation,
+        )
+        if invitation and not self.json_mode:
+            self.screen.line("Invite your opponent: ", (f"gin join {invitation}", "bold"))
+        return self._play(created, fetch=True)
+
+    def cmd_join(self) -> int:
+        game_id, secret = split_invitation(self.args.invitation)
+        joined = self.client.join_game(game_id, secret, name=self.args.name or None)
+        self._take_seat(joined, "joined", f"Joined game {joined.game_id}.")
+        return self._play(joined, fetch=True)
+
+    def _take_seat(
+        self, seat: Game, kind: str, text: str, *, opponent: str = "", invitation: str = ""
+    ) -> None:
+        """Save a seat just taken (``gin resume`` comes back to it) and say so: ``text``, or with
+        ``--json`` a line ``{"type": kind, "game_id", "seat"}`` (and the invitation, when there is one)."""
+        self.game = SavedGame(
+            game_id=seat.game_id,
+            server=self.client.server,
+            seat=seat.seat if seat.seat is not None else 0,
+            token=seat.token or "",
+            opponent=opponent,
+            name=getattr(self.args, "name", None) or "",
             invitation=invitation,
         )
         self.saved.save(self.game)
         if self.json_mode:
-            started = {"type": "created", "game_id": self.game.game_id, "seat": self.game.seat}
+            line: dict[str, Any] = {"type": kind, "game_id": seat.game_id, "seat": self.game.seat}
             if invitation:
-                started["invitation"] = invitation
-            print(json.dumps(started), flush=True)
+                line["invitation"] = invitation
+            print(json.dumps(line), flush=True)
         else:
-            self.screen.line(f"Game {self.game.game_id} started (quit leaves; gin resume comes back).")
-            if invitation:
-                self.screen.line("Invite your opponent: ", (f"gin join {invitation}", "bold"))
-        return self._play(None)
-
-    def cmd_join(self) -> int:
-        game_id, secret = split_invitation(self.args.invitation)
-        joined = self.client.join(game_id, secret, self.args.name)
-        self.game = SavedGame(
-            game_id=joined.get("game_id", game_id),
-            server=self.client.base_url,
-            seat=int(joined.get("seat", 1)),
-            token=joined["token"],
-            name=self.args.name or "",
-        )
-        self.saved.save(self.game)
-        if self.json_mode:
-            print(
-                json.dumps({"type": "joined", "game_id": self.game.game_id, "seat": self.game.seat}),
-                flush=True,
-            )
-        else:
-            self.screen.line(f"Joined game {self.game.game_id}.")
-        return self._play(None)
+            self.screen.line(text)
 
     def _saved_game(self, game_id: str | None) -> SavedGame | None:
         if game_id:
             return self.saved.load().get(game_id)
         return self.saved.latest(self.explicit_server.rstrip("/") if self.explicit_server else None)
 
+    def _read_seat(self, game: SavedGame | None, missing: str) -> Game | None:
+        """The seat of a saved game, its view read from the server it was saved with; None (and
+        ``missing`` said) when there is no such saved game."""
+        if game is None:
+            self.screen.error(missing)
+            return None
+        self._use(game)
+        return self.client.game(game.game_id, game.token)
+
     def _use(self, game: SavedGame) -> None:
         """Talk to the server the game was saved with, unless one was given explicitly."""
         self.game = game
         if not self.explicit_server:
-            self.client.base_url = game.server.rstrip("/")
+            self._connect(game.server)
 
     def cmd_resume(self) -> int:
         if self.args.list:
@@ -365,7 +459,7 @@ class _Runner:
             return EXIT_NOTHING_TO_RESUME
         self._use(game)
         try:
-            view = self.client.view(game.game_id, game.token)
+            seat = self.client.game(game.game_id, game.token)
         except ApiError as exc:
             if exc.status in (401, 403, 404, 410):
                 self.saved.forget(game.game_id)
@@ -374,20 +468,35 @@ class _Runner:
             raise
         if not self.json_mode:
             self.screen.line(f"Resuming game {game.game_id}.")
-        return self._play(view)
+        return self._play(seat, fetch=False)
 
-    def _play(self, view: dict[str, Any] | None) -> int:
+    def _play(self, seat: Game, *, fetch: bool) -> int:
+        """Play ``seat`` from its view (``fetch``: read the full view first), and the rematches the
+        player asks for at the end."""
+        while True:
+            assert self.game is not None
+            session = GameSession(seat, self.screen, self.saved, self.game, json_mode=self.json_mode)
+            status = session.run(None if fetch else plain(seat.view))
+            if session.rematch is None:
+                return status
+            seat, fetch = session.rematch, False
+            self._rematch_started(seat)
+
+    def _rematch_started(self, seat: Game) -> None:
+        """Switch to the rematch of the game played: the same seat and token, a new game id."""
         assert self.game is not None
-        session = GameSession(self.client, self.screen, self.saved, self.game, json_mode=self.json_mode)
-        return session.run(view)
+        self.game = dataclasses.replace(self.game, game_id=seat.game_id, invitation="")
+        self.saved.save(self.game)
+        if self.json_mode:
+            print(json.dumps({"type": "rematch", "game_id": seat.game_id, "seat": seat.seat}), flush=True)
+        else:
+            self.screen.line(f"Rematch: game {seat.game_id} started.")
 
     def cmd_show(self) -> int:
-        game = self._saved_game(self.args.game_id)
-        if game is None:
-            self.screen.error("no saved game to show")
+        seat = self._read_seat(self._saved_game(self.args.game_id), "no saved game to show")
+        if seat is None:
             return EXIT_NOTHING_TO_RESUME
-        self._use(game)
-        view = self.client.view(game.game_id, game.token)
+        view = plain(seat.view)
         if self.json_mode:
             self.output(view)
             return EXIT_OK
@@ -405,20 +514,19 @@ class _Runner:
 
     def cmd_act(self) -> int:
         game = self._saved_game(self.args.game_id)
-        if game is None:
-            self.screen.error("no saved game to play in")
+        seat = self._read_seat(game, "no saved game to play in")
+        if game is None or seat is None:
             return EXIT_NOTHING_TO_RESUME
-        self._use(game)
-        view = self.client.view(game.game_id, game.token)
+        view = plain(seat.view)
         try:
             command = parse_line(" ".join(self.args.move), view)
         except InputError as exc:
             raise UsageError(str(exc)) from None
-        if command.kind != "move" or command.action is None:
+        if command.kind not in ("move", "resign") or command.action is None:
             raise UsageError(
                 "gin act makes a move (draw, pile, pass, discard CARD, knock CARD, layoff, deal)"
             )
-        reply = self.client.act(game.game_id, game.token, command.action, view["version"])
+        reply = plain(seat.act(command.action))  # on top of the view the line was read against
         if self.json_mode:
             self.output(reply)
         else:
@@ -426,13 +534,164 @@ class _Runner:
             render_table(self.screen, new_view, player_names(new_view))
             moves_line(self.screen, new_view)
         if ((reply.get("view") or {}).get("scores") or {}).get("match_over"):
-            self.saved.forget(game.game_id)
+            self.saved.finish(game)
+        return EXIT_OK
+
+    # --- ending a match, and after it --------------------------------------------------------------
+
+    def cmd_resign(self) -> int:
+        return self._end_match("resign")
+
+    def cmd_abort(self) -> int:
+        return self._end_match("abort")
+
+    def _end_match(self, how: str) -> int:
+        """``gin resign`` / ``gin abort``: one request, no question (typing the command is the answer)."""
+        game = self._saved_game(self.args.game_id)
+        seat = self._read_seat(game, f"no saved unfinished game to {how}")
+        if game is None or seat is None:
+            return EXIT_NOTHING_TO_RESUME
+        reply = plain(seat.resign() if how == "resign" else seat.abort())
+        self.saved.finish(game)
+        if self.json_mode:
+            self.output(reply)
+            return EXIT_OK
+        view = plain(seat.view)
+        self.screen.line(end_text(view, player_names(view)) or f"Game {game.game_id} is over.")
+        self.screen.line(f"A rematch: gin rematch {game.game_id}")
+        return EXIT_OK
+
+    def cmd_rematch(self) -> int:
+        missing = "no saved finished game to rematch (gin play starts a game)"
+        seat = self._read_seat(self._finished_game(self.args.game_id), missing)
+        if seat is None:
+            return EXIT_NOTHING_TO_RESUME
+        names = player_names(plain(seat.view))
+        again = start_rematch(seat, self.screen, names[1 - (seat.seat or 0)], json_mode=self.json_mode)
+        self._rematch_started(again)
+        return self._play(again, fetch=False)
+
+    def _finished_game(self, game_id: str | None) -> SavedGame | None:
+        if game_id:
+            return self.saved.load_finished().get(game_id) or self.saved.load().get(game_id)
+        server = self.explicit_server.rstrip("/") if self.explicit_server else None
+        return self.saved.latest_finished(server)
+
+    # --- players and the lobby ---------------------------------------------------------------------
+
+    def _need_login(self, what: str) -> Login:
+        if self.login is None:
+            raise UsageError(f"{what} is for players: gin login NAME first (on {self.client.server})")
+        return self.login
+
+    def cmd_login(self) -> int:
+        name = self.args.name
+        current = self.login
+        if current is not None and current.name.casefold() != name.casefold():
+            raise UsageError(f"you are logged in as {current.name} on {self.client.server}: gin logout first")
+        if current is None:
+            player = self.client.create_player(name)
+            current = Login(player.name, player.token)
+            self.logins.save(self.client.server, current)
+            said = f"Logged in as {current.name} on {self.client.server}: your games count for it."
+        else:
+            said = f"Already logged in as {current.name} on {self.client.server}."
+        if self.json_mode:
+            self.output({"name": current.name, "server": self.client.server})
+        else:
+            self.screen.line(said)
+            self.screen.line(f"(The player's token is kept in {self.logins.path}, readable by you only.)")
+        return EXIT_OK
+
+    def cmd_logout(self) -> int:
+        login = self.logins.forget(self.client.server)
+        if self.json_mode:
+            self.output({"name": login.name if login else None, "server": self.client.server})
+        elif login is None:
+            self.screen.line(f"Not logged in on {self.client.server}.")
+        else:
+            self.screen.line(
+                f"Logged out {login.name}: its token is forgotten, so this player cannot be used from"
+                " here again."
+            )
+        return EXIT_OK
+
+    def cmd_lobby(self) -> int:
+        seeks, games = plain(self.client.lobby())["seeks"], plain(self.client.live_games())["games"]
+        return self._present(
+            {"seeks": seeks, "games": games},
+            lambda screen, data: render_lobby(screen, data["seeks"], data["games"]),
+        )
+
+    def cmd_seek(self) -> int:
+        self._need_login("gin seek")
+        found = self.client.seek(
+            preset=self.args.rules.strip().lower(),
+            options=parse_options(self.args.option),
+            rated=self.args.rated,
+            clock=self.args.clock,
+            min_rating=self.args.min_rating,
+            max_rating=self.args.max_rating,
+        )
+        game = self._wait_for_opponent(found) if isinstance(found, Seek) else found
+        if game is None:
+            self.screen.error("the seek was cancelled")
+            return EXIT_REFUSED
+        return self._matched(game)
+
+    def _wait_for_opponent(self, seek: Seek) -> Game | None:
+        """Wait in the lobby until someone takes the seek; Ctrl-C withdraws it."""
+        if self.json_mode:
+            print(json.dumps({"type": "seeking", "seek_id": seek.id}), flush=True)
+        else:
+            self.screen.line(f"Seek {seek.id} is in the lobby (gin lobby lists it).")
+            self.screen.line(("Waiting for an opponent… (Ctrl-C cancels the seek)", "dim"))
+        try:
+            return seek.wait()
+        except KeyboardInterrupt:
+            try:
+                seek.cancel()
+            except SeekTaken:  # taken as we left: the opponent is already at the table
+                game = seek.game()
+                if game is not None:
+                    self._take_seat(game, "matched", f"An opponent took the seek: game {game.game_id}.")
+            else:
+                self.screen.error("your seek is withdrawn")
+            raise
+
+    def cmd_accept(self) -> int:
+        self._need_login("gin accept")
+        return self._matched(self.client.accept_seek(self.args.seek_id))
+
+    def _matched(self, game: Game) -> int:
+        names = player_names(plain(game.view))
+        opponent = names[1 - (game.seat or 0)]
+        said = f"Playing {opponent}: game {game.game_id} (quit leaves; gin resume comes back)."
+        self._take_seat(game, "matched", said)
+        return self._play(game, fetch=False)
+
+    def cmd_profile(self) -> int:
+        name = self.args.name or (self.login.name if self.login else None)
+        if not name:
+            raise UsageError("gin profile NAME, or gin login NAME first to see your own")
+        return self._present(plain(self.client.player(name)), render_profile)
+
+    def cmd_leaderboard(self) -> int:
+        board = self.client.leaderboard(self.args.family.strip().lower(), self.args.limit)
+        return self._present(plain(board), render_leaderboard)
+
+    def _present(self, data: dict[str, Any], render: Callable[[Screen, dict[str, Any]], None]) -> int:
+        """Show an answer of the service: as it is with ``--json``, else drawn by ``render``."""
+        if self.json_mode:
+            self.output(data)
+        else:
+            render(self.screen, data)
         return EXIT_OK
 
     # --- reference ---------------------------------------------------------------------------------
 
     def cmd_analyze(self) -> int:
-        analysis = self.client.analyze(list(self.args.cards))
+        analysis = plain(self.client.analyze(list(self.args.cards)))
         if self.json_mode:
             self.output(analysis)
             return EXIT_OK
@@ -473,7 +732,7 @@ class _Runner:
             s.line(" · ".join(verdicts))
 
     def cmd_rules(self) -> int:
-        rules = self.client.rules()
+        rules: Any = self.client.rules()
         if self.json_mode:
             self.output(rules)
             return EXIT_OK
@@ -505,7 +764,7 @@ class _Runner:
         return EXIT_OK
 
     def cmd_bots(self) -> int:
-        bots = self.client.bots()
+        bots: Any = self.client.bots()
         if self.json_mode:
             self.output(bots)
             return EXIT_OK

@@ -1,13 +1,20 @@
 """The interactive game loop: show the table, read a move, send it, follow the opponent.
 
-One :class:`GameSession` plays one seat of one game until the match is over or the player leaves.
-Every move is posted with ``If-Match`` (the version of the view it answers) and an ``Idempotency-Key``;
-on ``412`` the view is fetched again and shown. While the opponent is to move, the session blocks on the
+One :class:`GameSession` plays one seat of one game, through that seat's ``ginrummy_client.Game``,
+until the match is over or the player leaves. Every move is posted with ``If-Match`` (the version of the
+view it answers) and an ``Idempotency-Key``, both added by the SDK; on ``412`` (``StaleVersion``) the
+view is fetched again and shown. While the opponent is to move, the session blocks on the
 events long poll (``GET /v1/games/{id}/events?after=…&wait=…``): no busy polling.
+
+Whose move it is comes from the view's ``your_move`` (its ``legal_actions`` also list resign and abort,
+which are allowed on the opponent's move too). With a time control, a wait is cut short when the
+opponent's move time runs out, and the view read then (reading it settles a loss on time). When the
+match is over the player is offered a rematch (against a person: until the other accepts).
 
 With ``--json`` the same loop prints one JSON object per line instead of the table: ``{"type": "view",
 "view": …}`` whenever the game changes, ``{"type": "prompt", "legal_actions": […]}`` before reading a
-line, ``{"type": "refused", …}`` for a refused line and ``{"type": "over", "scores": …}`` at the end.
+line, ``{"type": "refused", …}`` for a refused line and ``{"type": "over", "scores": …}`` at the end
+(and no rematch is offered: ``gin rematch`` asks for one).
 """
 
 from __future__ import annotations
@@ -15,14 +22,25 @@ from __future__ import annotations
 import json
 import sys
 import time
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
-from .client import ApiError, GinClient
+from ginrummy_client import (
+    ApiError,
+    Game,
+    RematchExists,
+    RematchOffered,
+    StaleVersion,
+    ValidationError,
+    your_move,
+)
+
 from .commands import HELP, InputError, action_words, parse_line
 from .saved import SavedGame, SavedGames
 from .screen import (
     Screen,
     describe_move,
+    end_text,
     finished_by_last_hand,
     moves_line,
     player_names,
@@ -47,12 +65,18 @@ class LeaveGame(Exception):
     """The player typed quit or closed the input: the game stays saved for ``gin resume``."""
 
 
+def plain(data: Mapping[str, Any]) -> dict[str, Any]:
+    """An answer of the SDK (a ``TypedDict``, a plain dict at run time) as the dict the screens read."""
+    return cast(dict[str, Any], data)
+
+
 class GameSession:
-    """Plays one seat of one game through the HTTP API."""
+    """Plays one seat of one game through the SDK: ``seat`` is that seat's :class:`Game`, ``game`` its
+    entry in the saved-games file."""
 
     def __init__(
         self,
-        client: GinClient,
+        seat: Game,
         screen: Screen,
         saved: SavedGames,
         game: SavedGame,
@@ -60,7 +84,7 @@ class GameSession:
         json_mode: bool = False,
         event_wait: float = EVENT_WAIT,
     ) -> None:
-        self.client = client
+        self.seat = seat
         self.screen = screen
         self.saved = saved
         self.game = game
@@ -76,6 +100,7 @@ class GameSession:
         self._hand_on_screen: Any = None  # the cards of the last table drawn
         self._opponent_joined: bool | None = None
         self._reply_moves: list[dict[str, Any]] = []  # the moves in the last move's response
+        self.rematch: Game | None = None  # the rematch to play next, once the match is over
 
     # --- the loop ----------------------------------------------------------------------------------
 
@@ -90,12 +115,13 @@ class GameSession:
             self.tell_moves(view)
             if self.finished(view):
                 self.show_end(view)
-                self.saved.forget(self.game.game_id)
+                self.saved.finish(self.game)
+                self.rematch = self.after_match(view)
                 return EXIT_OK
             if view.get("result") and self._result_shown != view.get("hand_number"):
                 self._result_shown = view.get("hand_number")
                 self.show_result(view)
-            if not view.get("legal_actions"):
+            if not your_move(view):
                 self.wait_for_opponent(view)
                 view = self.fetch()
                 continue
@@ -130,25 +156,46 @@ class GameSession:
         if command.kind == "undo":
             return self.post(view, None)
         assert command.action is not None
+        # With --json a line is meant as typed; a person confirms a resignation.
+        if command.kind == "resign" and not (self.json_mode or self.confirm("Resign? You lose the match.")):
+            return view
         return self.post(view, command.action)
 
-    def post(self, view: dict[str, Any], action: dict[str, Any] | None) -> dict[str, Any]:
-        """Send a move (or an undo, when ``action`` is None) on top of ``view``."""
-        game_id, token = self.game.game_id, self.game.token
+    def confirm(self, question: str) -> bool:
+        """A yes/no question (no unless answered y or yes; no at the end of input)."""
         try:
-            if action is None:
-                reply = self.client.undo(game_id, token, view["version"])
-            else:
-                reply = self.client.act(game_id, token, action, view["version"])
+            return self.screen.confirm(question)
+        except EOFError:
+            self.screen.line("")
+            return False
+
+    def after_match(self, view: dict[str, Any]) -> Game | None:
+        """Offer a rematch (not with ``--json``): the rematch's game once it starts, else None."""
+        if self.json_mode or {"type": "rematch"} not in (view.get("legal_actions") or []):
+            return None
+        seat = int(view.get("seat") or 0)
+        opponent = self.names[1 - seat]
+        offers = (view.get("rematch") or {}).get("offered_by") or []
+        question = f"{opponent} offers a rematch. Accept?" if 1 - seat in offers else "Play a rematch?"
+        if not self.confirm(question):
+            return None
+        return start_rematch(self.seat, self.screen, opponent, json_mode=False)
+
+    def post(self, view: dict[str, Any], action: dict[str, Any] | None) -> dict[str, Any]:
+        """Send a move (or an undo, when ``action`` is None) on top of ``view``, the view on screen: the
+        SDK sends it with If-Match set to the version of the last view it read, which is that one."""
+        try:
+            reply = plain(self.seat.undo() if action is None else self.seat.act(action))
         except ApiError as exc:
-            if exc.status == 412:
+            if isinstance(exc, StaleVersion):
                 self.refuse("the game moved on meanwhile; here it is again", exc.code)
                 self._shown_version = None
                 return self.fetch()
             if exc.status in (401, 403, 404, 410):
                 raise
             self.refuse(f"not possible: {exc.detail}", exc.code)
-            return view
+            # The match ended meanwhile (a loss on time, the opponent resigned): read how.
+            return self.fetch() if exc.code == "game_over" else view
         if action is None:
             if not self.json_mode:
                 self.screen.note("Your last move is taken back.")
@@ -161,7 +208,7 @@ class GameSession:
         return new_view if new_view.get("legal_actions") is not None else self.fetch()
 
     def fetch(self) -> dict[str, Any]:
-        return self.client.view(self.game.game_id, self.game.token)
+        return plain(self.seat.refresh())
 
     def finished(self, view: dict[str, Any]) -> bool:
         scores = view.get("scores") or {}
@@ -193,21 +240,24 @@ class GameSession:
         if isinstance(version, int):
             # An event's cursor is "<version>-<n>": wait for anything after the version on screen.
             self.cursor = f"{version}-999999"
+        # The events do not tell when the opponent's time runs out: only reading the view settles that.
+        left = opponent_time_left(view)
         while True:
             started = time.monotonic()
+            wait = self.event_wait if left is None else max(1.0, min(self.event_wait, left + 0.5))
             try:
-                reply = self.client.events(
-                    self.game.game_id, self.game.token, after=self.cursor, wait=self.event_wait
-                )
-            except ApiError as exc:
-                if exc.status != 422 or self.cursor is None:
+                page = self.seat.events_page(self.cursor, wait=wait)
+            except ValidationError:  # 422: the cursor (or the wait) is refused
+                if self.cursor is None:
                     raise
                 self.cursor = None  # a cursor this service does not understand: start from its oldest
                 continue
-            self.cursor = reply.get("cursor") or self.cursor
-            if reply.get("events"):
+            self.cursor = page["cursor"] or self.cursor
+            if page["events"]:
                 self._waited = True
                 return
+            if left is not None:
+                return  # the opponent's time may be up: the caller reads the view again
             if time.monotonic() - started < 1.0:
                 # A server that ignores `wait` must not turn this into a busy loop.
                 time.sleep(1.0)
@@ -268,11 +318,16 @@ class GameSession:
     def show_end(self, view: dict[str, Any]) -> None:
         if self.json_mode:
             self.emit({"type": "view", "view": view})
-            self.emit({"type": "over", "scores": view.get("scores"), "hands": view.get("hands")})
+            over = {"type": "over", "scores": view.get("scores"), "hands": view.get("hands")}
+            over.update(end_reason=view.get("end_reason"), forfeited_by=view.get("forfeited_by"))
+            self.emit(over)
             return
         if view.get("result") and self._result_shown != view.get("hand_number"):
             render_result(self.screen, view, self.names)
         render_game_over(self.screen, view, self.names, numbers=finished_by_last_hand(view) or None)
+        ended = end_text(view, self.names)
+        if ended:
+            self.screen.line((ended, "bold"))
         self.screen.line(("Game over.", "bold"))
 
     def tell_join(self, view: dict[str, Any]) -> None:
@@ -310,7 +365,7 @@ class GameSession:
 
     def hint(self) -> None:
         try:
-            hint = self.client.hint(self.game.game_id, self.game.token)
+            hint = plain(self.seat.hint())
         except ApiError as exc:
             if exc.status in (401, 403):
                 raise
@@ -331,6 +386,44 @@ class GameSession:
             print(message, file=sys.stderr)
         else:
             self.screen.line(message)
+
+
+def start_rematch(seat: Game, screen: Screen, opponent: str, *, json_mode: bool) -> Game:
+    """Offer a rematch of ``seat``'s finished match, or accept the opponent's, and wait for the other to
+    accept if need be (Ctrl-C stops waiting): the rematch's game, played with the same seat token."""
+    try:
+        seat.rematch()
+    except RematchExists as exists:  # both asked at once: it was made by the other
+        if exists.game_id is None:
+            raise
+        return seat.client.game(exists.game_id, seat.token)
+    except RematchOffered:
+        pass  # offered before (gin rematch, again): wait for the answer
+    again = seat.rematch_game()
+    if again is not None:
+        return again
+    if json_mode:
+        print(json.dumps({"type": "waiting", "for": opponent, "rematch": True}), flush=True)
+    else:
+        screen.line((f"Rematch offered. Waiting for {opponent} to accept… (Ctrl-C leaves)", "dim"))
+    while again is None:
+        again = seat.wait_rematch(wait=EVENT_WAIT)
+    return again
+
+
+def opponent_time_left(view: dict[str, Any]) -> float | None:
+    """Seconds the opponent's move has left on its clock (None: no clock runs for it).
+
+    >>> opponent_time_left({"seat": 0, "clock": {"running": 1, "move_remaining": 12.5}})
+    12.5
+    >>> opponent_time_left({"seat": 0, "clock": None})
+    >>> opponent_time_left({"seat": 1, "clock": {"running": 1}})
+    """
+    clock = view.get("clock")
+    if not isinstance(clock, dict) or clock.get("running") != 1 - int(view.get("seat") or 0):
+        return None
+    left = clock.get("move_remaining")
+    return float(left) if isinstance(left, int | float) else None
 
 
 def _as_history(event: dict[str, Any]) -> dict[str, Any]:

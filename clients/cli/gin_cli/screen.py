@@ -111,6 +111,10 @@ class Screen:
         self.out.flush()
         return self._pipe.readline()
 
+    def confirm(self, question: str) -> bool:
+        """Ask a yes/no question: true for y or yes, false otherwise; EOFError at the end of input."""
+        return self.ask(f"{question} [y/N] ").strip().lower() in ("y", "yes")
+
     def card(self, card: str) -> Part:
         """One card, red or not, with its glyph when colour is on."""
         if not self.color:
@@ -318,6 +322,7 @@ def render_table(screen: Screen, view: dict[str, Any], names: list[str]) -> None
         title += " · spades double"
     screen.rule(title)
     score_line(screen, view, names)
+    clock_line(screen, view, names)
 
     opponent = view.get("opponent") or {}
     known = opponent.get("known_cards") or []
@@ -400,7 +405,96 @@ def moves_parts(view: dict[str, Any]) -> list[Part]:
         offers.append("gin CARD: " + " ".join(gin_cards))
     if knock_cards:
         offers.append("knock CARD: " + " ".join(knock_cards))
-    return ["Moves: ", (" · ".join(offers) if offers else "none (wait)", "cyan"), " · help"]
+    parts: list[Part] = ["Moves: ", (" · ".join(offers) if offers else "none (wait)", "cyan"), " · help"]
+    # Resign and abort are on offer nearly always: named while the line keeps within 80 columns.
+    length = sum(len(p if isinstance(p, str) else p[0]) for p in parts)
+    for action in legal:
+        word = f" · {action.get('type')}"
+        if action.get("type") in ENDINGS and length + len(word) <= WIDTH:
+            parts.append(word)
+            length += len(word)
+    return parts
+
+
+ENDINGS = ("resign", "abort")
+"""The legal actions that end the match early (the prompt takes them by name)."""
+
+
+def format_seconds(seconds: float) -> str:
+    """A time left on a clock: ``m:ss``, with tenths under ten seconds.
+
+    >>> format_seconds(754.2), format_seconds(30), format_seconds(7.25), format_seconds(-1)
+    ('12:34', '0:30', '7.2 s', '0.0 s')
+    """
+    seconds = max(0.0, seconds)
+    if seconds < 10:
+        return f"{seconds:.1f} s"
+    whole = int(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def clock_text(view: dict[str, Any], names: list[str]) -> str | None:
+    """The clocks of a game with a time control: each seat's bank left, whose clock runs and how long
+    its move has left (None without a time control).
+
+    >>> view = {"seat": 0, "clock": {"per_move": None, "bank": 30, "increment": 0,
+    ...         "remaining": [21.5, 30.0], "running": 0, "move_remaining": 21.5}}
+    >>> clock_text(view, ["You", "Bob"])
+    'Clock: You 0:21 · Bob 0:30 · your move: 0:21 left'
+    >>> view["clock"].update(per_move=60, bank=None, remaining=None, running=1, move_remaining=42)
+    >>> clock_text(view, ["You", "Bob"])
+    "Clock: 60 s a move · Bob's move: 0:42 left"
+    """
+    clock = view.get("clock")
+    if not isinstance(clock, dict):
+        return None
+    parts: list[str] = []
+    remaining = clock.get("remaining")
+    if isinstance(remaining, list) and len(remaining) == 2:
+        parts += [f"{names[seat]} {format_seconds(float(remaining[seat]))}" for seat in (0, 1)]
+    elif clock.get("per_move"):
+        parts.append(f"{clock['per_move']} s a move")
+    if clock.get("increment"):
+        parts.append(f"+{clock['increment']} s a move")
+    running, left = clock.get("running"), clock.get("move_remaining")
+    if isinstance(running, int) and running in (0, 1) and isinstance(left, int | float):
+        whose = "your move" if running == view.get("seat") else f"{names[running]}'s move"
+        parts.append(f"{whose}: {format_seconds(float(left))} left")
+    return "Clock: " + " · ".join(parts)
+
+
+def clock_line(screen: Screen, view: dict[str, Any], names: list[str]) -> None:
+    """The clocks, under the score line (nothing without a time control)."""
+    text = clock_text(view, names)
+    if text is not None:
+        screen.line(text)
+
+
+def end_text(view: dict[str, Any], names: list[str]) -> str | None:
+    """How a match that ended early ended, and who won it (None for a match played out).
+
+    >>> names = ["You", "Bob"]
+    >>> end_text({"seat": 0, "end_reason": "resigned", "forfeited_by": 1}, names)
+    'Bob resigned: you win the match.'
+    >>> end_text({"seat": 0, "end_reason": "timeout", "forfeited_by": 0}, names)
+    'You ran out of time: Bob wins the match.'
+    >>> end_text({"seat": 1, "end_reason": "aborted"}, ["Ann", "You"])
+    'The match was aborted: no result.'
+    """
+    reason = view.get("end_reason")
+    if not reason:
+        return None
+    if reason == "aborted":
+        return "The match was aborted: no result."
+    loser = view.get("forfeited_by")
+    if not isinstance(loser, int) or loser not in (0, 1):
+        return f"The match ended: {reason}."
+    what = {"resigned": "resigned", "timeout": "ran out of time", "abandoned": "left the game"}.get(
+        str(reason), str(reason)
+    )
+    winner = names[1 - loser]
+    won = "you win the match" if winner == "You" else f"{winner} wins the match"
+    return f"{names[loser]} {what}: {won}."
 
 
 # --- the end of a hand and of a game ---------------------------------------------------------------

@@ -6,13 +6,14 @@
 
     with Client("http://127.0.0.1:8000") as client:
         game = client.create_game(bot="simple")
-        while game.legal_actions:                   # none once the match is over
-            game.act(game.legal_actions[0])
+        while game.your_move:                       # false once the match is over
+            game.act(game.play_actions[0])
 
 It depends on ``requests`` only and imports nothing of the service. Modules: ``client`` (the
 :class:`Client`, through whose ``_request`` every call passes), ``game`` (a :class:`Game` as one seat sees
-it: view, moves, If-Match), ``events`` (the resuming :class:`EventFeed`), ``errors`` (an exception class
-per error code), ``models`` (the JSON bodies as TypedDicts), ``transport`` (helpers of the requests).
+it: view, moves, If-Match), ``people`` (a :class:`Player` and a :class:`Seek` of the lobby), ``events``
+(the resuming :class:`EventFeed`), ``errors`` (an exception class per error code), ``models`` (the JSON
+bodies as TypedDicts), ``transport`` (helpers of the requests).
 """
 
 from ._version import __version__
@@ -37,39 +38,68 @@ from .errors import (
     InvalidLayoff,
     InvalidMeld,
     JoinConflict,
+    NameReserved,
+    NameTaken,
     NotFound,
+    NothingToClaim,
     NothingToDo,
+    NotOver,
     NotYourTurn,
+    OwnGame,
     PayloadTooLarge,
+    PlayerNotFound,
+    PlayerRequired,
     PreconditionRequired,
+    RatedGame,
+    RatedNeedsPreset,
     RateLimited,
+    RematchExists,
+    RematchOffered,
     SeedNotAllowed,
+    SeekIncompatible,
+    SeekNotFound,
+    SeekTaken,
     ServerError,
     ServiceUnavailable,
     StaleVersion,
+    TooEarly,
     TooManyGames,
     Unauthorized,
     UndoNotAllowed,
     UnknownBot,
+    UnknownPlayer,
     ValidationError,
     WaitingForOpponent,
 )
 from .events import EventFeed
-from .game import Game
+from .game import Game, is_play, your_move
 from .models import (
     Action,
     Analysis,
     BotsInfo,
+    Clock,
     Created,
     Event,
     EventsPage,
     HandRecord,
     Hint,
+    Leaderboard,
+    LeaderRow,
+    LiveGame,
+    LiveGames,
+    Lobby,
     MoveResult,
     Problem,
+    Profile,
+    Rating,
+    RecentGame,
+    Rematch,
     RulesInfo,
+    SeatPlayer,
+    SeekInfo,
     View,
 )
+from .people import Player, Seek
 
 __all__ = [
     "Action",
@@ -83,6 +113,7 @@ __all__ = [
     "BotsInfo",
     "CannotUndo",
     "Client",
+    "Clock",
     "Conflict",
     "ConnectionFailed",
     "Created",
@@ -102,26 +133,57 @@ __all__ = [
     "InvalidLayoff",
     "InvalidMeld",
     "JoinConflict",
+    "LeaderRow",
+    "Leaderboard",
+    "LiveGame",
+    "LiveGames",
+    "Lobby",
     "MoveResult",
+    "NameReserved",
+    "NameTaken",
     "NotFound",
+    "NotOver",
     "NotYourTurn",
+    "NothingToClaim",
     "NothingToDo",
+    "OwnGame",
     "PayloadTooLarge",
+    "Player",
+    "PlayerNotFound",
+    "PlayerRequired",
     "PreconditionRequired",
     "Problem",
+    "Profile",
     "RateLimited",
+    "RatedGame",
+    "RatedNeedsPreset",
+    "Rating",
+    "RecentGame",
+    "Rematch",
+    "RematchExists",
+    "RematchOffered",
     "RulesInfo",
+    "SeatPlayer",
     "SeedNotAllowed",
+    "Seek",
+    "SeekIncompatible",
+    "SeekInfo",
+    "SeekNotFound",
+    "SeekTaken",
     "ServerError",
     "ServiceUnavailable",
     "StaleVersion",
+    "TooEarly",
     "TooManyGames",
     "Unauthorized",
     "UndoNotAllowed",
     "UnknownBot",
+    "UnknownPlayer",
     "ValidationError",
     "View",
     "WaitingForOpponent",
-    "__version__",
+    "is_play",
     "parse_invitation",
+    "your_move",
+    "__version__",
 ]

@@ -22,13 +22,26 @@ import logging
 import time
 from collections.abc import Iterable, Mapping
 from typing import Any, cast
+from urllib.parse import quote
 
 import requests
 
 from ._version import __version__
 from .errors import ConnectionFailed, error_from_problem
 from .game import Game, game_path
-from .models import Analysis, BotsInfo, Created, Health, RulesInfo
+from .models import (
+    Analysis,
+    BotsInfo,
+    Created,
+    Health,
+    Leaderboard,
+    LiveGames,
+    Lobby,
+    Profile,
+    RulesInfo,
+    SeekInfo,
+)
+from .people import Player, Seek, seek_path
 from .transport import (
     NETWORK_ERRORS,
     Reply,
@@ -63,6 +76,24 @@ def parse_invitation(text: str) -> tuple[str, str]:
     return game_id, invitation
 
 
+ClockSpec = str | Mapping[str, Any]
+"""A time control: a preset's name (``"eaai"``: 30 s per player for the match) or
+``{"per_move": s, "bank": s, "increment": s}`` (any of them; seconds)."""
+
+
+def clock_body(clock: ClockSpec | None) -> dict[str, Any] | None:
+    """The ``clock`` member of a create or seek body.
+
+    >>> clock_body("eaai"), clock_body({"per_move": 60}), clock_body(None)
+    ({'preset': 'eaai'}, {'per_move': 60}, None)
+    """
+    if clock is None:
+        return None
+    if isinstance(clock, str):
+        return {"preset": clock}
+    return dict(clock)
+
+
 def given(**members: Any) -> dict[str, Any]:
     """The members that are given (not None): optional members of a body are left out, not sent as null.
 
@@ -76,10 +107,15 @@ class Client:
     """A client of one Gin Rummy service.
 
     ``server``: its base URL. ``session``: a ``requests.Session`` to send through (default: a new one,
-    closed by :meth:`close`). ``token``: the seat token :meth:`game` uses when given none. ``timeout``:
+    closed by :meth:`close`). ``token``: the caller's credential — a player's token (:meth:`create_player`),
+    sent when creating, joining, seeking or accepting a game so that the seat is the player's (and then
+    also good to play that seat), and the token :meth:`game` uses when given none; or just a seat token
+    for :meth:`game` (a seat token is no player's: creating a game with it is refused). ``timeout``:
     seconds to wait for an answer (long polls and streams add their own wait). ``retries``: how many times
     a request is sent again after a network error (only when that is safe: GETs, and POSTs, which all carry
     an Idempotency-Key) or after a 429/503 whose ``Retry-After`` is at most ``max_retry_wait`` seconds.
+    ``user_agent``: the application's product token (``gin-cli/0.1.0``), sent in ``User-Agent`` before
+    the SDK's own.
     """
 
     def __init__(
@@ -91,6 +127,7 @@ class Client:
         timeout: float = 10.0,
         retries: int = 3,
         max_retry_wait: float = 30.0,
+        user_agent: str | None = None,
     ) -> None:
         if not server.startswith(("http://", "https://")):
             raise ValueError(f"the server is a URL such as http://127.0.0.1:8000, not {server!r}")
@@ -101,6 +138,7 @@ class Client:
         self.timeout = timeout
         self.retries = retries
         self.max_retry_wait = max_retry_wait
+        self.user_agent = f"{user_agent} {USER_AGENT}" if user_agent else USER_AGENT
 
     def __repr__(self) -> str:
         return f"Client({self.server!r}{', token=***' if self.token else ''})"
@@ -138,7 +176,7 @@ class Client:
         service applies it once and answers a resend of an applied request with the stored answer.
         ``stream``: the answer's body is left unread in ``Reply.response`` (the caller closes it).
         ``secrets``: texts to blank out of error messages besides the token."""
-        sent = {"Accept": "application/json", "User-Agent": USER_AGENT}
+        sent = {"Accept": "application/json", "User-Agent": self.user_agent}
         if token is not None:
             sent["Authorization"] = f"Bearer {token}"
         body = None
@@ -164,12 +202,13 @@ class Client:
                     stream=stream,
                 )
             except NETWORK_ERRORS as error:
+                reason = describe(error)
                 if not safe or attempt >= limit:
                     raise ConnectionFailed(
-                        f"{method} {path}: cannot reach {self.server} ({describe(error)})"
+                        f"{method} {path}: cannot reach {self.server} ({reason})", reason=reason
                     ) from error
                 delay = backoff(attempt, self.max_retry_wait)
-                log.info("%s %s: %s; resending in %.1f s", method, path, describe(error), delay)
+                log.info("%s %s: %s; resending in %.1f s", method, path, reason, delay)
             else:
                 status = response.status_code
                 if status < 400:
@@ -224,28 +263,38 @@ class Client:
         preset: str = "standard",
         options: Mapping[str, Any] | None = None,
         seed: int | None = None,
+        rated: bool = False,
+        private: bool = False,
+        clock: ClockSpec | None = None,
     ) -> Game:
         """A new game in which the caller is seat 0: against ``bot`` (default: the service's default
         bot), or with ``human=True`` against a person who joins with :attr:`Game.invitation_code`.
 
-        ``preset`` and ``options`` are the rules (:meth:`rules` lists them), ``name`` the caller's name,
-        ``opponent_name`` the bot's, ``seed`` fixed deals (only services run for tests accept one)."""
+        ``preset`` and ``options`` are the rules (:meth:`rules` lists them), ``name`` the caller's name
+        (default: the player's), ``opponent_name`` the bot's, ``seed`` fixed deals (only services run for
+        tests accept one). ``rated``: the result changes ratings (the client's token must be a player's,
+        the rules a preset without options). ``private``: not listed by :meth:`live_games`. ``clock``: a
+        time control, ``"eaai"`` or ``{"per_move", "bank", "increment"}`` in seconds."""
         if human and (bot is not None or opponent_name is not None):
             raise ValueError("a human opponent chooses their own name and is no bot")
         body = {
             "rules": {"preset": preset, "options": dict(options or {})},
             "opponent": {"type": "human" if human else "bot", **given(bot=bot, name=opponent_name)},
-            **given(name=name, seed=seed),
+            **given(name=name, seed=seed, rated=rated or None, private=private or None),
+            **given(clock=clock_body(clock)),
         }
-        return self._seated(self._request("POST", "/v1/games", json=body))
+        return self._seated(self._request("POST", "/v1/games", token=self.token, json=body))
 
     def join_game(self, game_id: str, invitation: str | None = None, *, name: str | None = None) -> Game:
         """Take seat 1 of a game with its invitation: ``join_game(game_id, invitation)``, or
-        ``join_game("GAME_ID:INVITATION")`` with the code the creator shared. An invitation works once."""
+        ``join_game("GAME_ID:INVITATION")`` with the code the creator shared. An invitation works once.
+        With a player's token (the client's) the seat is the player's (a rated game requires that)."""
         if invitation is None:
             game_id, invitation = parse_invitation(game_id)
         body = {"invitation": invitation, **given(name=name)}
-        reply = self._request("POST", game_path(game_id, "join"), json=body, secrets=[invitation])
+        reply = self._request(
+            "POST", game_path(game_id, "join"), token=self.token, json=body, secrets=[invitation]
+        )
         return self._seated(reply)
 
     def game(self, game_id: str, token: str | None = None) -> Game:
@@ -255,6 +304,71 @@ class Client:
         view = game.refresh()
         game.seat = view.get("seat")
         return game
+
+    def live_games(self, limit: int = 50) -> LiveGames:
+        """The public games in play, newest first (read one with :meth:`game` and no token: a spectator)."""
+        params = {"status": "live", "limit": limit}
+        return cast(LiveGames, self._request("GET", "/v1/games", params=params).data)
+
+    # --- players -------------------------------------------------------------------------------------
+
+    def create_player(self, name: str) -> Player:
+        """A new player: ``name`` is unique ignoring case (:class:`NameTaken`; names starting with ``bot-``
+        are the bots', :class:`NameReserved`). Its token is shown this once: keep it, and give it to a
+        client (``Client(server, token=player.token)``) to play as that player."""
+        reply = self._request("POST", "/v1/players", json={"name": name})
+        data = cast(dict[str, str], reply.data)
+        return Player(data["name"], data["token"])
+
+    def player(self, name: str) -> Profile:
+        """A player's public profile: games played, won and lost, statistics, ratings with their rank,
+        and recent games (:class:`PlayerNotFound` when there is no such player)."""
+        return cast(Profile, self._request("GET", "/v1/players/" + quote(name, safe="")).data)
+
+    def leaderboard(self, family: str = "standard", limit: int = 50) -> Leaderboard:
+        """The best rated players of a rules ``family`` (a preset's name), best first."""
+        params = {"family": family, "limit": limit}
+        return cast(Leaderboard, self._request("GET", "/v1/leaderboard", params=params).data)
+
+    # --- the lobby -----------------------------------------------------------------------------------
+
+    def lobby(self) -> Lobby:
+        """The open seeks, oldest first; take one with :meth:`accept_seek`."""
+        return cast(Lobby, self._request("GET", "/v1/lobby").data)
+
+    def seek(
+        self,
+        *,
+        preset: str = "standard",
+        options: Mapping[str, Any] | None = None,
+        rated: bool = False,
+        clock: ClockSpec | None = None,
+        min_rating: int | None = None,
+        max_rating: int | None = None,
+        quick: bool = True,
+    ) -> Game | Seek:
+        """Look for an opponent (the client's token must be a player's): a :class:`Game` (seat 1) when a
+        compatible seek was open — same rules, clock and ``rated``, each player's rating within the
+        other's ``min_rating``–``max_rating`` — else a :class:`Seek` waiting in the lobby, whose
+        :meth:`Seek.wait` gives the game (seat 0) once someone takes it. ``quick=False``: always wait
+        in the lobby."""
+        body = {
+            "rules": {"preset": preset, "options": dict(options or {})},
+            "rated": rated,
+            "quick": quick,
+            **given(clock=clock_body(clock), min_rating=min_rating, max_rating=max_rating),
+        }
+        reply = self._request("POST", "/v1/seeks", token=self.token, json=body)
+        if reply.status == 201:
+            return self._seated(reply)
+        waiting = cast(dict[str, Any], reply.data)
+        return Seek(self, cast(SeekInfo, waiting["seek"]), waiting["token"])
+
+    def accept_seek(self, seek_id: str) -> Game:
+        """Take a seek of the lobby (the client's token must be a player's): the game starts, the caller
+        is seat 1. :class:`SeekTaken` when someone else was first, :class:`SeekIncompatible` when it is
+        not open to this player."""
+        return self._seated(self._request("POST", seek_path(seek_id, "accept"), token=self.token))
 
     def _seated(self, reply: Reply) -> Game:
         created = cast(Created, reply.data)

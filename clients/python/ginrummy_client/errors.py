@@ -28,7 +28,14 @@ class GinClientError(Exception):
 
 
 class ConnectionFailed(GinClientError):
-    """The service could not be reached, or the connection broke, and retrying did not help."""
+    """The service could not be reached, or the connection broke, and retrying did not help.
+
+    ``reason`` says why in a few words (connection refused, timed out, the connection broke), for a
+    message of the application's own."""
+
+    def __init__(self, message: str, *, reason: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class ApiError(GinClientError):
@@ -66,6 +73,12 @@ class Unauthorized(ApiError):
     codes = ("unauthorized",)
 
 
+class UnknownPlayer(Unauthorized):
+    """401: the bearer token sent to create, join or seek a game is no player's token."""
+
+    codes = ("unknown_player",)
+
+
 class Forbidden(ApiError):
     """403: the token is no seat token of this game, or the invitation is wrong or already used."""
 
@@ -75,7 +88,19 @@ class Forbidden(ApiError):
 class NotFound(ApiError):
     """404: no such game (or it expired), no such finished hand kept, no such path."""
 
-    codes = ("not_found", "game_not_found", "hand_not_found")
+    codes: ClassVar[tuple[str, ...]] = ("not_found", "game_not_found", "hand_not_found")
+
+
+class PlayerNotFound(NotFound):
+    """404: there is no player of that name."""
+
+    codes = ("player_not_found",)
+
+
+class SeekNotFound(NotFound):
+    """404: there is no such seek (it was taken, withdrawn or has expired)."""
+
+    codes = ("seek_not_found",)
 
 
 class Conflict(ApiError):
@@ -130,6 +155,77 @@ class JoinConflict(Conflict):
     """409: the game changed while joining; join again."""
 
     codes = ("join_conflict",)
+
+
+class NameTaken(Conflict):
+    """409: another player has this name (names ignore case)."""
+
+    codes = ("name_taken",)
+
+
+class SeekTaken(Conflict):
+    """409: the seek was taken by someone else, or withdrawn (or, cancelling it: it was just taken)."""
+
+    codes = ("seek_taken",)
+
+
+class SeekIncompatible(Conflict):
+    """409: the seek is not open to this player (its own seek, or a rating outside its range)."""
+
+    codes = ("seek_incompatible",)
+
+
+class OwnGame(Conflict):
+    """409: a player cannot take both seats of a game."""
+
+    codes = ("own_game",)
+
+
+class RatedGame(Conflict):
+    """409: a rated game offers no hints and no undo."""
+
+    codes = ("rated_game",)
+
+
+class TooEarly(Conflict):
+    """409: the victory cannot be claimed yet: the opponent still has time. ``seconds_left`` says how
+    long until it may be claimed."""
+
+    codes = ("too_early",)
+
+    @property
+    def seconds_left(self) -> float | None:
+        left = self.problem.get("seconds_left")
+        return float(left) if isinstance(left, int | float) else None
+
+
+class NothingToClaim(Conflict):
+    """409: there is no victory to claim: it is not the opponent's move (or the opponent is a bot)."""
+
+    codes = ("nothing_to_claim",)
+
+
+class NotOver(Conflict):
+    """409: a rematch is offered once the match is over."""
+
+    codes = ("not_over",)
+
+
+class RematchExists(Conflict):
+    """409: the rematch was already made; ``game_id`` is its game (the same seat token plays it)."""
+
+    codes = ("rematch_exists",)
+
+    @property
+    def game_id(self) -> str | None:
+        game_id = self.problem.get("game_id")
+        return game_id if isinstance(game_id, str) else None
+
+
+class RematchOffered(Conflict):
+    """409: this seat already offered a rematch; the opponent may accept it."""
+
+    codes = ("rematch_offered",)
 
 
 class StaleVersion(ApiError):
@@ -226,6 +322,24 @@ class BadCursor(ValidationError):
     """422: an event cursor that is not an event id such as ``12-3``."""
 
     codes = ("bad_cursor",)
+
+
+class NameReserved(ValidationError):
+    """422: names starting with ``bot-`` are the house bots'."""
+
+    codes = ("name_reserved",)
+
+
+class PlayerRequired(ValidationError):
+    """422: a rated game needs a player on each seat: send a player token (``Client(token=…)``)."""
+
+    codes = ("player_required",)
+
+
+class RatedNeedsPreset(ValidationError):
+    """422: a rated game is played under a preset, without option overrides."""
+
+    codes = ("rated_needs_preset",)
 
 
 class PreconditionRequired(ApiError):

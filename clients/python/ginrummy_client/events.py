@@ -178,7 +178,10 @@ class EventFeed(Iterator[Event]):
                     return
                 failures += 1
                 if failures > client.retries:
-                    raise ConnectionFailed(f"the event stream keeps breaking ({describe(error)})") from error
+                    reason = describe(error)
+                    raise ConnectionFailed(
+                        f"the event stream keeps breaking ({reason})", reason=reason
+                    ) from error
                 delay = backoff(failures - 1, client.max_retry_wait)
             finally:
                 reply.response.close()

@@ -14,10 +14,15 @@ harness and a person). The remedy is to read the view again and choose again::
 
 After a successful move :attr:`Game.view` is the answer's *play view* (without ``history`` and ``stats``);
 :meth:`Game.refresh` reads the full view.
+
+``legal_actions`` also lists what ends the match — ``resign`` while it is live, ``abort`` before its first
+card is drawn — and ``rematch`` after it, so a non-empty list does not mean it is the seat's move:
+:attr:`Game.your_move` says that, and :attr:`Game.play_actions` are the moves of the play alone.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import quote
@@ -31,6 +36,35 @@ if TYPE_CHECKING:
 
 CardLike = str | int
 """A card as the service accepts it: ``"7H"``, ``"TD"``, ``"10d"``, ``"♥7"`` or an int 0–51."""
+
+STALE_RETRIES = 3
+"""How many times :meth:`Game.rematch` reads the view again after a 412 before giving up."""
+
+NOT_PLAY = frozenset({"resign", "abort", "rematch"})
+"""The legal actions that are no move of the play: they end the match, or follow it."""
+
+
+def is_play(action: Mapping[str, Any]) -> bool:
+    """Whether ``action`` is a move of the play (not resign, abort or rematch).
+
+    >>> is_play({"type": "draw", "source": "stock"}), is_play({"type": "resign"})
+    (True, False)
+    """
+    return action.get("type") not in NOT_PLAY
+
+
+def your_move(view: Mapping[str, Any]) -> bool:
+    """Whether the seat of ``view`` has a move of the play to make: its ``your_move`` (a service older
+    than that member: whether its legal actions hold a move of the play).
+
+    >>> your_move({"your_move": False, "legal_actions": [{"type": "resign"}]})
+    False
+    >>> your_move({"legal_actions": [{"type": "resign"}, {"type": "deal"}]})
+    True
+    """
+    if "your_move" in view:
+        return bool(view["your_move"])
+    return any(is_play(action) for action in view.get("legal_actions") or [])
 
 
 def game_path(game_id: str, *rest: str) -> str:
@@ -92,8 +126,26 @@ class Game:
 
     @property
     def legal_actions(self) -> list[Action]:
-        """What this seat may do now, in the last view seen: post any of them with :meth:`act`."""
+        """What this seat may do now, in the last view seen: post any of them with :meth:`act`. It lists
+        resign and abort whenever they are allowed, and rematch after the match: see :attr:`your_move`."""
         return list(self.view.get("legal_actions") or [])
+
+    @property
+    def play_actions(self) -> list[Action]:
+        """The moves of the play in :attr:`legal_actions`: without resign, abort and rematch."""
+        return [action for action in self.legal_actions if is_play(action)]
+
+    @property
+    def your_move(self) -> bool:
+        """Whether this seat has a move of the play to make now, in the last view seen (while False,
+        the opponent is to move, or the opponent has not joined, or the match is over)."""
+        return your_move(self.view)
+
+    @property
+    def match_over(self) -> bool:
+        """Whether the match is over, in the last view seen (played out, resigned, lost on time…)."""
+        scores = self.view.get("scores")
+        return self.phase == "match_over" or bool(scores and scores.get("match_over"))
 
     @property
     def invitation_code(self) -> str | None:
@@ -185,10 +237,81 @@ class Game:
         """Take back this seat's last move of the live hand (games against a bot only)."""
         return self._change("undo", None, None)
 
-    def _change(self, what: str, body: dict[str, Any] | None, refresh_on_stale: bool | None) -> MoveResult:
-        if self.version is None:
+    # --- ending the match, and after it --------------------------------------------------------------
+
+    def resign(self) -> MoveResult:
+        """Resign: the opponent wins the match (at any time while it is live, whoever's turn it is)."""
+        return self._change("resign", None, None)
+
+    def abort(self) -> MoveResult:
+        """Abort the match before the first card of its first hand is drawn: no result, no rating."""
+        return self._change("abort", None, None)
+
+    def claim_victory(self) -> MoveResult:
+        """Win the match because the opponent's time is up, or (without a clock) it has not moved for the
+        service's ``GIN_ABANDON_AFTER`` seconds. :class:`TooEarly` (``seconds_left``) before that;
+        :class:`NothingToClaim` when it is not the opponent's move."""
+        return self._change("claim-victory", None, None, if_match=False)
+
+    def rematch(self) -> MoveResult:
+        """Once the match is over: offer a rematch, or accept the opponent's offer (a bot accepts at once).
+        When accepted, :meth:`rematch_game` is the new game, played with this same seat token.
+
+        Asking does not depend on the position, so a game changed since the last view (the opponent
+        offered meanwhile: 412) is read again and asked again, a few times. Then :class:`RematchExists`
+        (``game_id``) when the rematch was made meanwhile."""
+        for _ in range(STALE_RETRIES):
+            try:
+                return self._change("rematch", None, True)
+            except StaleVersion:
+                continue
+        return self._change("rematch", None, None)
+
+    def rematch_game(self) -> Game | None:
+        """The rematch of this match for this seat, once accepted (from the last view or events seen):
+        a :class:`Game` with the same token and seat and the new ``game_id``, its view read. None while
+        it is not (yet) accepted: :meth:`wait_rematch` waits for it."""
+        rematch = self.view.get("rematch")
+        game_id = rematch.get("game_id") if rematch else None
+        if game_id is None:
+            accepted = [e.get("game_id") for e in self.last_events if e.get("type") == "rematch"]
+            game_id = accepted[-1] if accepted else None
+        if game_id is None:
+            return None
+        new = Game(self.client, game_id, token=self.token, seat=self.seat)
+        new.refresh_on_stale = self.refresh_on_stale
+        new.refresh()
+        return new
+
+    def wait_rematch(self, timeout: float | None = None, *, wait: float = 25.0) -> Game | None:
+        """Wait until the opponent accepts the rematch offered (or offers one and this seat accepted it):
+        the rematch's :class:`Game`, or None when ``timeout`` seconds passed first (None: no limit).
+        It follows the game's events with long polls of up to ``wait`` seconds."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
             self.refresh()
-        headers = {"If-Match": f'"{self.version}"'}
+            found = self.rematch_game()
+            if found is not None:
+                return found
+            left = wait if deadline is None else min(wait, deadline - time.monotonic())
+            if left <= 0:
+                return None
+            # Anything after the view just read: an event's cursor is "<version>-<n>".
+            self.events_page(f"{self.version}-999999", wait=left)
+
+    def _change(
+        self,
+        what: str,
+        body: dict[str, Any] | None,
+        refresh_on_stale: bool | None,
+        *,
+        if_match: bool = True,
+    ) -> MoveResult:
+        headers = {}
+        if if_match:
+            if self.version is None:
+                self.refresh()
+            headers["If-Match"] = f'"{self.version}"'
         try:
             reply = self.client._request(
                 "POST", self._path(what), token=self.token, json=body, headers=headers

@@ -29,7 +29,9 @@ class Action(TypedDict, total=False):
     """An element of a view's ``legal_actions``: exactly what ``POST …/actions`` accepts back.
 
     ``type`` is deal, draw (``source``: stock or discard), pass, discard (``card``), knock (``discard``,
-    null for big gin; optional ``melds``) or layoff (``best``: true, or ``melds`` and ``layoffs``)."""
+    null for big gin; optional ``melds``) or layoff (``best``: true, or ``melds`` and ``layoffs``) — the
+    moves of the play — or one that ends or follows the match: resign (listed while the match is live),
+    abort (before the first card of the first hand is drawn) and rematch (once the match is over)."""
 
     type: str
     source: str
@@ -66,11 +68,13 @@ class Opponent(TypedDict):
     cards: NotRequired[list[Card]]
 
 
-class Player(TypedDict, total=False):
-    """Who sits at a seat (the spectator view adds the seat's public card facts)."""
+class SeatPlayer(TypedDict, total=False):
+    """Who sits at a seat (the spectator view adds the seat's public card facts); ``player``: the
+    player (``POST /v1/players``) the seat is tied to, or null."""
 
     seat: int
     name: str | None
+    player: str | None
     type: str
     bot: str
     joined: bool
@@ -123,11 +127,35 @@ class HandSummary(TypedDict, total=False):
     games: list[int]
 
 
+class Clock(TypedDict):
+    """A game's time control as both seats see it: ``per_move`` seconds and/or a ``bank`` of seconds per
+    player for the match with an ``increment`` per move; ``remaining``: each seat's bank left (null
+    without a bank); ``running``: the seat whose clock runs (null: nobody's — a bot or between hands);
+    ``move_remaining``: the seconds the running seat's move has left."""
+
+    per_move: int | None
+    bank: int | None
+    increment: int
+    remaining: list[float] | None
+    running: int | None
+    move_remaining: float | None
+
+
+class Rematch(TypedDict):
+    """Once the match is over: the seats that offered a rematch, and the rematch's game once accepted."""
+
+    offered_by: list[int]
+    game_id: str | None
+
+
 class View(TypedDict, total=False):
     """A seat's view of the game (without a token: the spectator's). ``version`` is also its ETag.
 
     ``phase`` is one of upcard_nondealer, upcard_dealer, draw, discard, fiftieth_card, layoff, hand_over,
-    game_over or match_over; ``turn`` the seat to act (null: either human may deal)."""
+    game_over or match_over; ``turn`` the seat to act (null: either human may deal). ``your_move``: the
+    seat has a move of the play to make now (``legal_actions`` also lists resign and abort, which are
+    allowed at any time: they do not make it the seat's move). ``end_reason``: how a match ended early
+    (resigned, timeout, abandoned, aborted), ``forfeited_by`` the seat that lost it so."""
 
     game_id: str
     version: int
@@ -141,7 +169,7 @@ class View(TypedDict, total=False):
     spades_double: bool
     hand: Hand
     opponent: Opponent
-    players: list[Player]
+    players: list[SeatPlayer]
     discard_pile: list[Card]
     stock_size: int
     knock: Knock | None
@@ -153,6 +181,13 @@ class View(TypedDict, total=False):
     stats: list[dict[str, Any]]
     commitment: str | None
     waiting_for_opponent: bool
+    your_move: bool
+    rated: bool
+    private: bool
+    clock: Clock | None
+    end_reason: str | None
+    forfeited_by: int | None
+    rematch: Rematch
 
 
 class Event(TypedDict, total=False):
@@ -163,8 +198,9 @@ class Event(TypedDict, total=False):
     own ``cards``), draw (source, stock_size; ``card`` when the seat may see it), pass, discard (card),
     knock (melds, deadwood_cards, deadwood, gin, big_gin; the knocker's own ``discard``), layoff (melds,
     layoffs, deadwood_cards, deadwood), hand_over (outcome, hands, knocker, defender, arrangements),
-    game_over (the game's score sheet: number, points, winner, …), match_over (games_won), joined (name),
-    undo (actions_undone)."""
+    game_over (the game's score sheet: number, points, winner, …), match_over (games_won; after a resign,
+    a loss on time or an abandonment also ``reason`` and ``forfeited_by``, after an abort ``reason`` and
+    ``aborted_by``), joined (name), undo (actions_undone), rematch_offered, rematch (game_id)."""
 
     id: str
     type: str
@@ -203,6 +239,10 @@ class Event(TypedDict, total=False):
     games_won: list[int]
     name: str
     actions_undone: int
+    reason: str
+    forfeited_by: int | None
+    aborted_by: int
+    game_id: str
 
 
 class EventsPage(TypedDict):
@@ -329,7 +369,8 @@ class Problem(TypedDict, total=False):
     """An error answer (``application/problem+json``, RFC 9457) with the service's stable ``code``.
 
     Action errors add the caller's ``legal_actions`` and ``turn``; 412 adds the current ``version``; 422
-    schema errors add ``errors`` per field; an error line of an event stream adds ``retry_after``."""
+    schema errors add ``errors`` per field; an error line of an event stream adds ``retry_after``;
+    ``too_early`` adds ``seconds_left``, ``rematch_exists`` the rematch's ``game_id``."""
 
     type: str
     title: str
@@ -342,3 +383,104 @@ class Problem(TypedDict, total=False):
     version: int
     bots: list[str]
     retry_after: float
+    seconds_left: float
+    game_id: str
+
+
+# --- players, the lobby, the games in play ----------------------------------------------------------
+
+
+class Rating(TypedDict):
+    """A player's rating in one rules family: ``ordinal`` (rating minus 3 deviations) orders the
+    leaderboard; ``rank`` is the place on it (null: not ranked)."""
+
+    rating: int
+    deviation: int
+    provisional: bool
+    ordinal: int
+    games: int
+    rank: int | None
+
+
+class RecentGame(TypedDict, total=False):
+    """A finished game in a profile: ``result`` (won, lost…), ``reason`` (how it ended early, if it did),
+    ``rating_change`` (rated games), ``game`` and ``hands``: the paths of the game and its first hand."""
+
+    game_id: str
+    family: str
+    rated: bool
+    opponent: str | None
+    result: str
+    reason: str | None
+    finished_at: float
+    rating_change: float | None
+    game: str
+    hands: str
+
+
+class Profile(TypedDict):
+    """``GET /v1/players/{name}``: a player's public profile. ``games``: played, won, lost; ``stats``:
+    the per-seat statistics of its games, summed; ``ratings`` by rules family; ``recent`` games."""
+
+    name: str
+    created: float | None
+    games: dict[str, int]
+    stats: dict[str, Any]
+    ratings: dict[str, Rating]
+    recent: list[RecentGame]
+
+
+class LeaderRow(Rating):
+    """A row of the leaderboard."""
+
+    name: str
+
+
+class Leaderboard(TypedDict):
+    """``GET /v1/leaderboard``: the best rated players of a rules family, best first."""
+
+    family: str
+    players: list[LeaderRow]
+
+
+class SeekInfo(TypedDict, total=False):
+    """A seek: an open game waiting in the lobby. ``status`` is open, matched or cancelled (its owner
+    sees it); once matched, ``game_id`` and the owner's ``seat`` (0)."""
+
+    id: str
+    player: str
+    rating: int | None
+    family: str
+    rated: bool
+    min_rating: int | None
+    max_rating: int | None
+    created: float
+    status: str
+    rules: dict[str, Any]
+    expires_in: int
+    game_id: str
+    seat: int
+    game: str
+
+
+class Lobby(TypedDict):
+    """``GET /v1/lobby``: the open seeks, oldest first (no tokens)."""
+
+    seeks: list[SeekInfo]
+
+
+class LiveGame(TypedDict, total=False):
+    """A public game in play: who plays it and where a spectator reads it (``spectate``: its path)."""
+
+    game_id: str
+    players: list[SeatPlayer]
+    rated: bool
+    rules: dict[str, Any]
+    hand_number: int
+    spectate: str
+
+
+class LiveGames(TypedDict):
+    """``GET /v1/games?status=live``: the public games in play, newest first."""
+
+    games: list[LiveGame]

@@ -95,14 +95,16 @@ export class Api {
   }
 
   // --- games -----------------------------------------------------------------------------------------
-  async create(body) {
-    return (await this.request("POST", "/v1/games", { body, headers: { "Idempotency-Key": newKey() } })).data;
+  /** A new game; with a player's token (playerToken) the seat is that player's. */
+  async create(body, playerToken) {
+    const headers = { "Idempotency-Key": newKey() };
+    return (await this.request("POST", "/v1/games", { body, token: playerToken, headers })).data;
   }
-  async join(gameId, invitation, name) {
+  async join(gameId, invitation, name, playerToken) {
     const body = { invitation };
     if (name) body.name = name;
     const path = `/v1/games/${encodeURIComponent(gameId)}/join`;
-    return (await this.request("POST", path, { body, headers: { "Idempotency-Key": newKey() } })).data;
+    return (await this.request("POST", path, { body, token: playerToken, headers: { "Idempotency-Key": newKey() } })).data;
   }
   async view(gameId, token) {
     const reply = await this.request("GET", `/v1/games/${encodeURIComponent(gameId)}`, { token });
@@ -116,10 +118,17 @@ export class Api {
   async undo(gameId, token, version) {
     return this.postMove(gameId, token, "undo", {}, version);
   }
+  /** Resign, abort, rematch: If-Match "*", they do not depend on the position the page shows. */
+  async end(gameId, token, type) {
+    return this.postMove(gameId, token, "actions", { type }, "*");
+  }
+  async claimVictory(gameId, token) {
+    return (await this.request("POST", `/v1/games/${encodeURIComponent(gameId)}/claim-victory`, { token })).data;
+  }
   async postMove(gameId, token, what, body, version) {
     // One key for every attempt: if the first POST was applied but its answer lost, the retry gets
     // the stored answer rather than making the move twice.
-    const headers = { "If-Match": `"${version}"`, "Idempotency-Key": newKey() };
+    const headers = { "If-Match": version === "*" ? "*" : `"${version}"`, "Idempotency-Key": newKey() };
     const path = `/v1/games/${encodeURIComponent(gameId)}/${what}`;
     for (let attempt = 0; ; attempt++) {
       try {
@@ -136,6 +145,40 @@ export class Api {
   async handRecord(gameId, token, number) {
     const path = `/v1/games/${encodeURIComponent(gameId)}/hands/${number}`;
     return (await this.request("GET", path, { token })).data;
+  }
+
+  // --- players and the lobby --------------------------------------------------------------------------
+  /** A new player: {name, token} (the token is shown once: the page keeps it). */
+  async createPlayer(name) {
+    return (await this.request("POST", "/v1/players", { body: { name } })).data;
+  }
+  async profile(name) {
+    return (await this.request("GET", `/v1/players/${encodeURIComponent(name)}`)).data;
+  }
+  async leaderboard(family, limit = 10) {
+    const params = new URLSearchParams({ family, limit: String(limit) });
+    return (await this.request("GET", `/v1/leaderboard?${params}`)).data;
+  }
+  async lobby(signal) {
+    return (await this.request("GET", "/v1/lobby", { signal })).data;
+  }
+  /** Seek a game with the player's token: {status: 201, data: the game} (paired at once) or
+   * {status: 202, data: {seek, token}} (waiting in the lobby). */
+  async seek(body, playerToken) {
+    const reply = await this.request("POST", "/v1/seeks", { body, token: playerToken });
+    return { status: reply.status, data: reply.data };
+  }
+  /** The owner's look at its seek (the seek's token); a long poll of `wait` seconds. */
+  async seekStatus(seekId, seekToken, wait, signal) {
+    const path = `/v1/seeks/${encodeURIComponent(seekId)}?wait=${wait}`;
+    return (await this.request("GET", path, { token: seekToken, signal })).data;
+  }
+  async cancelSeek(seekId, seekToken) {
+    return (await this.request("DELETE", `/v1/seeks/${encodeURIComponent(seekId)}`, { token: seekToken })).data;
+  }
+  /** Take a seek of the lobby: the game starts ({game_id, seat, token, view, events}). */
+  async acceptSeek(seekId, playerToken) {
+    return (await this.request("POST", `/v1/seeks/${encodeURIComponent(seekId)}/accept`, { token: playerToken })).data;
   }
 
   // --- events ----------------------------------------------------------------------------------------

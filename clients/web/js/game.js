@@ -5,18 +5,26 @@
 // opponent's moves arrive through GET /v1/games/{id}/events read as an NDJSON stream with fetch (an
 // EventSource cannot send the seat's Authorization header); when streaming fails, the long poll
 // (?after=<cursor>&wait=25) takes over. After the opponent moved the page GETs the view again.
+//
+// Whose move it is comes from the view's your_move: legal_actions also lists what ends the match (resign,
+// abort) and, once it is over, the rematch, which are never a move of the play. The clocks tick here
+// between two views (each view re-syncs them); a running clock that reaches zero fetches the view (the
+// service then records the loss on time), and the waiting seat may claim a game its opponent left.
 
 import { Api, ApiError, NetworkError, cursorAfter, sleep } from "./api.js";
 import { banner, fly } from "./animate.js";
 import { CARD_KEYS, cardBack, cardFace, cardName } from "./cards.js";
 import { KnockEditor, LayoffEditor } from "./editor.js";
 import { verifyShuffle } from "./fairness.js";
-import { saveSeat } from "./storage.js";
-import { renderGame } from "./table.js";
+import { loadSeat, saveSeat } from "./storage.js";
+import { paintClocks, renderGame } from "./table.js";
 
 const STREAM_WAIT = 120; // seconds one NDJSON stream stays open before the page reconnects
 const POLL_WAIT = 25; // seconds of one long poll
 const MOVE_TYPES = new Set(["draw", "pass", "discard", "knock", "layoff"]);
+const NOT_PLAY = new Set(["resign", "abort", "rematch"]); // legal, but not a move of the play
+const CLAIM_OFFER_AFTER = 60; // seconds a human opponent without a clock idles before "Claim victory" shows
+const TICK = 100; // ms between two paints of a running clock
 
 export class GameController {
   /**
@@ -46,6 +54,12 @@ export class GameController {
     this.abort = new AbortController();
     this.statsWanted = null;
     this.spoken = null; // what a screen reader was last told: {hand, moves, turn, result}
+    this.confirming = null; // "resign" or "abort" while the page asks whether to
+    this.clockAt = performance.now(); // when the view's clock was read
+    this.versionAt = performance.now(); // when the game last changed (the opponent's idle time)
+    this.claim = null; // what the waiting seat may claim now: "time", "idle" or null
+    this.rematchWatched = false; // saw the match over without a rematch: open it when it starts
+    this.stopped = false;
     this.onKey = (event) => this.keydown(event);
   }
 
@@ -55,6 +69,17 @@ export class GameController {
 
   get legal() {
     return (this.view && this.view.legal_actions) || [];
+  }
+
+  /** Whether this seat has a move of the play to make now (resign, abort or a rematch are no move). */
+  get yourMove() {
+    if (!this.view) return false;
+    if (typeof this.view.your_move === "boolean") return this.view.your_move;
+    return this.legal.some((a) => !NOT_PLAY.has(a.type)); // a service from before your_move
+  }
+
+  get matchOver() {
+    return this.view?.phase === "match_over" || Boolean(this.view?.scores?.match_over);
   }
 
   get againstBot() {
@@ -89,6 +114,7 @@ export class GameController {
         if (document.visibilityState === "visible" && this.view) this.refresh().catch(() => undefined);
       }),
     );
+    this.ticker = setInterval(() => this.tick(), TICK);
     this.render();
     try {
       await this.refresh();
@@ -103,6 +129,8 @@ export class GameController {
   }
 
   stop() {
+    this.stopped = true;
+    clearInterval(this.ticker);
     this.abort.abort();
     document.removeEventListener("keydown", this.onKey);
     window.removeEventListener("online", this.onOnline);
@@ -124,9 +152,13 @@ export class GameController {
   }
 
   setView(view, { full = false, events = [] } = {}) {
+    if (this.stopped) return;
     if (this.view && view.version < this.view.version) return; // an older answer arriving late
     const before = this.view;
     this.view = view;
+    this.clockAt = performance.now(); // every view re-syncs the clocks
+    if (!before || before.version !== view.version) this.versionAt = this.clockAt;
+    this.claim = this.claimable();
     if (full) {
       this.bumpCursor(`${view.version}-999999`);
       this.log = (view.history || []).map((e) => ({ ...e }));
@@ -156,9 +188,21 @@ export class GameController {
       this.statsWanted = view.version; // the play view has no statistics: GET the full view once
       this.refresh().catch((err) => this.fail(err));
     }
-    if (view.scores?.match_over && !this.entry.over) {
+    if (this.matchOver && !this.entry.over) {
       this.entry.over = true;
       this.save();
+    }
+    const other = (view.players || []).find((p) => p && p.seat === 1 - this.seat);
+    if (other?.type === "human" && other.name && this.entry.opponentName !== other.name) {
+      this.entry.opponentName = other.name; // for the list of this browser's games
+      this.save();
+    }
+    if (this.matchOver && view.rematch) {
+      if (!view.rematch.game_id) this.rematchWatched = true;
+      else if (this.rematchWatched) {
+        this.openRematch(view.rematch.game_id); // it started while this page looked: go there
+        return;
+      }
     }
     this.render();
   }
@@ -201,6 +245,7 @@ export class GameController {
   }
 
   render() {
+    if (this.stopped) return;
     const focusKey = document.activeElement?.dataset?.focus;
     const hadFocus = this.ui.root.contains(document.activeElement) && document.activeElement !== this.ui.root;
     renderGame(this);
@@ -208,9 +253,9 @@ export class GameController {
     if (!again && hadFocus) {
       // The focused element is gone (a card discarded, the hand over): keep the focus near the play,
       // not back at the top of the page, so that Tab and a screen reader carry on from there.
-      again = this.ui.root.querySelector("#result h2, #prompt");
+      again = this.ui.root.querySelector("#result h2, #ended h2, #prompt");
     }
-    if (again) again.focus({ preventScroll: !again.matches("#result h2") });
+    if (again) again.focus({ preventScroll: !again.matches("#result h2, #ended h2") });
     this.speak();
   }
 
@@ -218,9 +263,10 @@ export class GameController {
   speak() {
     const view = this.view;
     if (!view || !this.ui.announce) return;
-    const turn = Boolean(this.legal.length && !view.result);
+    const turn = Boolean(this.yourMove && !view.result);
     const spoken = this.spoken;
-    const now = { hand: view.hand_number, moves: this.log.length, turn, result: Boolean(view.result), mode: this.mode };
+    const ended = this.matchOver;
+    const now = { hand: view.hand_number, moves: this.log.length, turn, result: Boolean(view.result), mode: this.mode, ended };
     this.spoken = now;
     if (!spoken) {
       if (turn) this.ui.announce(this.spokenText("#prompt"));
@@ -232,7 +278,9 @@ export class GameController {
       this.ui.announce(this.describeMove(item).map((p) => (/^[A2-9TJQK][CDHS]$/.test(p) ? cardName(p) : p)).join(""));
     }
     if (now.result && !spoken.result) {
-      this.ui.announce([this.spokenText("#result h2"), this.spokenText("#result .points"), this.spokenText("#game-over h2")].filter(Boolean).join(". "));
+      this.ui.announce([this.spokenText("#match-end h2"), this.spokenText("#result h2"), this.spokenText("#result .points"), this.spokenText("#game-over h2")].filter(Boolean).join(". "));
+    } else if (now.ended && !spoken.ended) {
+      this.ui.announce([this.spokenText("#match-end h2"), this.spokenText("#game-over h2")].filter(Boolean).join(". "));
     } else if (turn && (!spoken.turn || spoken.mode !== now.mode || fresh.some((item) => item.seat !== this.seat))) {
       this.ui.announce(this.spokenText("#prompt"));
     }
@@ -256,9 +304,13 @@ export class GameController {
   /** Send a move. One not on offer is sent too: the service, which knows the rules, says why not. */
   async act(action) {
     if (this.posting || !this.view) return;
-    if (!this.legal.length && !this.view.result) {
+    if (!this.yourMove && !this.view.result) {
       this.ui.notice(
-        this.view.waiting_for_opponent ? "Your opponent has not joined yet." : `It is ${this.opponentName()}'s turn.`,
+        this.matchOver
+          ? "The game is over."
+          : this.view.waiting_for_opponent
+            ? "Your opponent has not joined yet."
+            : `It is ${this.opponentName()}'s turn.`,
       );
       return;
     }
@@ -274,7 +326,8 @@ export class GameController {
     }
   }
 
-  async post(send) {
+  /** Send a change; `refused(err)` may handle an error response itself (true: handled). */
+  async post(send, refused) {
     this.posting = true;
     this.ui.clearError();
     this.hint = null;
@@ -284,7 +337,9 @@ export class GameController {
       reply = await send();
     } catch (err) {
       this.posting = false;
-      if (err instanceof ApiError && err.status === 412) {
+      if (refused && refused(err)) {
+        this.render();
+      } else if (err instanceof ApiError && err.status === 412) {
         this.ui.notice("The game moved on meanwhile; here it is again.");
         await this.refresh().catch((e) => this.fail(e));
       } else {
@@ -330,6 +385,122 @@ export class GameController {
       return;
     }
     this.render();
+  }
+
+  // --- ending the match: resign, abort, claim, rematch ----------------------------------------------
+  /** Resign or abort: the page asks first (a dialog); `confirmEnd(null)` closes it. */
+  confirmEnd(type) {
+    const was = this.confirming;
+    this.confirming = type;
+    this.render();
+    if (was && !type) this.ui.root.querySelector(`[data-action="${was}"]`)?.focus(); // back where it was asked
+  }
+
+  async endMatch(type) {
+    this.confirming = null;
+    if (!this.view) return;
+    await this.post(() => this.api.end(this.entry.gameId, this.entry.token, type));
+  }
+
+  /** Offer a rematch, or accept the opponent's offer (against a bot it starts at once). */
+  async rematch() {
+    if (!this.view) return;
+    const offered = await this.post(() => this.api.end(this.entry.gameId, this.entry.token, "rematch"), (err) => {
+      if (err instanceof ApiError && err.code === "rematch_exists" && err.problem.game_id) {
+        this.openRematch(err.problem.game_id);
+        return true;
+      }
+      return false;
+    });
+    if (offered && this.view && !this.view.rematch?.game_id) this.ui.notice(`Rematch offered: ${this.opponentName()} may accept it.`);
+  }
+
+  /** Play the rematch: the same seat token plays it; the page keeps it like any game and goes there. */
+  openRematch(gameId) {
+    if (this.stopped) return;
+    if (!loadSeat(gameId, this.seat)) {
+      const entry = { ...this.entry, gameId, commitments: {}, verified: {} };
+      delete entry.over;
+      delete entry.invitation;
+      saveSeat(entry);
+    }
+    this.ui.notice("The rematch starts.");
+    this.ui.open(gameId, this.seat);
+  }
+
+  /** What the waiting seat may claim: "time" (the opponent's clock ran out), "idle" (no clock, the human
+   * opponent has not moved for a while: the service says whether it is long enough), or null. */
+  claimable() {
+    const view = this.view;
+    if (!view || this.matchOver || view.waiting_for_opponent || typeof view.turn !== "number") return null;
+    const opponent = 1 - this.seat;
+    const other = (view.players || []).find((p) => p && p.seat === opponent);
+    if (view.turn !== opponent || !other || other.type !== "human") return null;
+    if (view.clock) {
+      const clock = this.clockNow();
+      return clock && clock.running === opponent && clock.move === 0 ? "time" : null;
+    }
+    return (performance.now() - this.versionAt) / 1000 >= CLAIM_OFFER_AFTER ? "idle" : null;
+  }
+
+  async claimVictory() {
+    if (!this.view) return;
+    await this.post(() => this.api.claimVictory(this.entry.gameId, this.entry.token), (err) => {
+      if (!(err instanceof ApiError)) return false;
+      if (err.code === "too_early") {
+        const left = Number(err.problem.seconds_left) || 0;
+        const wait = left >= 90 ? `${Math.ceil(left / 60)} minutes` : `${Math.max(1, Math.ceil(left))} seconds`;
+        this.ui.notice(`${this.opponentName()} may still come back: you can claim the game in about ${wait}.`);
+        return true;
+      }
+      if (err.code === "nothing_to_claim" || err.code === "game_over") {
+        this.refresh().catch((e) => this.fail(e)); // the opponent moved (or the game ended) meanwhile
+        return true;
+      }
+      return false;
+    });
+  }
+
+  // --- clocks -------------------------------------------------------------------------------------------
+  /** The clocks as of now: {times: [seconds, seconds], running, move} from the last view, counted down
+   * locally for the running seat; `move` is what its current move has left. Null without a clock. */
+  clockNow() {
+    const clock = this.view?.clock;
+    if (!clock) return null;
+    const elapsed = (performance.now() - this.clockAt) / 1000;
+    const running = typeof clock.running === "number" ? clock.running : null;
+    const move = running !== null && typeof clock.move_remaining === "number" ? Math.max(0, clock.move_remaining - elapsed) : null;
+    const times = [0, 1].map((seat) => {
+      if (Array.isArray(clock.remaining)) {
+        const left = clock.remaining[seat];
+        return seat === running ? Math.max(0, left - elapsed) : left;
+      }
+      return seat === running && move !== null ? move : clock.per_move; // per move only: the move's time
+    });
+    return { times, running, move, perMove: clock.per_move, bank: clock.bank, increment: clock.increment };
+  }
+
+  tick() {
+    if (this.stopped || !this.view) return;
+    const clock = this.clockNow();
+    if (clock && clock.running !== null) {
+      paintClocks(this);
+      if (clock.running === this.seat && clock.move !== null && clock.move <= 10 && !this.warned) {
+        this.warned = this.view.version;
+        this.ui.announce(`${Math.ceil(clock.move)} seconds left on your clock.`);
+      }
+      if (clock.move === 0 && !this.posting && performance.now() - (this.expiryAsked || 0) > 1500) {
+        // Time is up: the service records the loss on time at the next read of the game.
+        this.expiryAsked = performance.now();
+        this.refresh().catch(() => undefined);
+      }
+    }
+    if (this.warned && this.warned !== this.view.version) this.warned = null;
+    const claim = this.claimable();
+    if (claim !== this.claim) {
+      this.claim = claim;
+      this.render();
+    }
   }
 
   // --- knock and lay-off editors ------------------------------------------------------------------------
@@ -522,12 +693,16 @@ export class GameController {
     if (events.some((e) => e.type === "joined" && e.seat !== this.seat)) {
       this.ui.notice(`${events.find((e) => e.type === "joined").name || "Your opponent"} joined the game.`);
     }
+    if (events.some((e) => e.type === "rematch_offered" && e.seat !== this.seat)) {
+      this.ui.notice(`${this.opponentName()} offers a rematch.`);
+    }
     try {
       await this.refresh();
     } catch (err) {
       this.fail(err);
       return;
     }
+    if (this.stopped) return; // e.g. the rematch started: its page is on screen
     this.trackDraws(events);
     this.render();
     this.animate(events);
@@ -535,6 +710,7 @@ export class GameController {
 
   // --- animations ---------------------------------------------------------------------------------------
   animate(events) {
+    if (this.stopped) return Promise.resolve();
     const root = this.ui.root;
     let chain = Promise.resolve();
     for (const e of events) {
@@ -557,6 +733,9 @@ export class GameController {
         chain = chain.then(() => banner(`${this.opponentName()} passes`, q("#felt")));
       } else if (e.type === "deal" && !mine && events.length === 1) {
         chain = chain.then(() => banner("New hand", q("#felt")));
+      } else if (e.type === "match_over" && e.reason && e.reason !== "aborted" && e.forfeited_by !== this.seat) {
+        const what = { resigned: "resigns", timeout: "lost on time", abandoned: "left the game" }[e.reason] || e.reason;
+        chain = chain.then(() => banner(`${this.opponentName()} ${what}`, q("#felt")));
       }
     }
     return chain;
@@ -568,6 +747,7 @@ export class GameController {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (target && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))) return;
     if (!this.view) return;
+    if (this.confirming) return; // the question's own keys: Tab, Enter, Esc (no)
     const key = event.key;
     if (key === "?") {
       this.toggleHelp();
@@ -579,6 +759,7 @@ export class GameController {
       else this.closeEditor();
       return;
     }
+    if (this.helpOpen || target?.closest?.("dialog[open]")) return; // no move from behind a dialog
     // Shift+1…9 in the lay-off editor: lay the picked card(s) off onto the knocker's meld of that number.
     if (this.mode === "layoff" && event.shiftKey && /^Digit[1-9]$/.test(event.code)) {
       this.editorLayOff(Number(event.code.slice(5)) - 1);

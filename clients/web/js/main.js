@@ -4,11 +4,13 @@
 //   /play/#game=<game id>&seat=<0|1>         a game (the seat's token is in this browser's storage)
 //   /play/#join=<game id>.<invitation>       an invitation: the fragment never reaches a server or a log
 //   ?server=http://host:port                 talk to that service (remembered), e.g. from a static host
+// The start page's player, lobby and quick match are in lobby.js.
 
 import { Api, ApiError } from "./api.js";
 import { cardInline } from "./cards.js";
 import { clear, h } from "./dom.js";
 import { GameController } from "./game.js";
+import { CLOCK_CHOICES, peoplePanels } from "./lobby.js";
 import * as storage from "./storage.js";
 
 const app = document.getElementById("app");
@@ -121,6 +123,11 @@ const ui = {
     history.pushState(null, "", location.pathname + location.search);
     route();
   },
+  /** Open another game of this browser (a rematch): a new entry in the history. */
+  open(gameId, seat) {
+    history.pushState(null, "", gameAddress(gameId, seat));
+    route();
+  },
   reload() {
     routed = null;
     route();
@@ -141,9 +148,13 @@ function route() {
   else showLobby();
 }
 
+function gameAddress(gameId, seat) {
+  return `${location.pathname}${location.search}#game=${encodeURIComponent(gameId)}&seat=${seat}`;
+}
+
 function go(gameId, seat) {
   // replaceState: an invitation in the address is dropped from the history once it has been used.
-  history.replaceState(null, "", `${location.pathname}${location.search}#game=${encodeURIComponent(gameId)}&seat=${seat}`);
+  history.replaceState(null, "", gameAddress(gameId, seat));
   route();
 }
 
@@ -176,7 +187,8 @@ function showJoin(text) {
     return;
   }
   document.title = "Gin Rummy — invitation";
-  const name = h("input", { id: "join-name", name: "name", maxlength: "40", autocomplete: "nickname", value: storage.playerName() });
+  const player = storage.loadPlayer(server); // joins as that player (a rated game needs one)
+  const name = h("input", { id: "join-name", name: "name", maxlength: "40", autocomplete: "nickname", value: player?.name || storage.playerName() });
   const form = h(
     "form",
     {
@@ -188,8 +200,8 @@ function showJoin(text) {
         clearError();
         storage.rememberName(name.value.trim());
         try {
-          const joined = await api.join(gameId, invitation, name.value.trim() || undefined);
-          storage.saveSeat({ gameId: joined.game_id || gameId, seat: joined.seat, token: joined.token, server, name: name.value.trim(), opponent: "human", commitments: {}, verified: {} });
+          const joined = await api.join(gameId, invitation, name.value.trim() || undefined, player?.token);
+          storage.saveSeat({ gameId: joined.game_id || gameId, seat: joined.seat, token: joined.token, server, name: name.value.trim(), player: player?.name, opponent: "human", commitments: {}, verified: {} });
           go(joined.game_id || gameId, joined.seat);
         } catch (err) {
           submit.disabled = false;
@@ -199,6 +211,7 @@ function showJoin(text) {
     },
     h("h2", {}, "You are invited to a game of Gin Rummy"),
     h("p", {}, "Your friend is waiting at the table. Choose a name and take your seat."),
+    player ? h("p", { class: "note" }, `You join as the player ${player.name}.`) : null,
     h("label", { class: "field" }, "Your name", name),
     h("div", { class: "buttons" }, h("button", { type: "submit", class: "btn primary", "data-action": "join" }, "Join the game")),
   );
@@ -210,12 +223,15 @@ function showJoin(text) {
 function brand() {
   return h("header", { class: "lobby-head" },
     h("h1", {}, h("span", { class: "suits", "aria-hidden": "true" }, "♠♥"), " Gin Rummy ", h("span", { class: "suits", "aria-hidden": "true" }, "♦♣")),
-    h("p", {}, "Play against the computer, or invite a friend to a game."));
+    h("p", {}, "Play against the computer, invite a friend, or meet someone in the lobby."));
 }
 
 async function showLobby() {
   document.title = "Gin Rummy";
+  const player = storage.loadPlayer(server);
   const name = h("input", { id: "name", name: "name", maxlength: "40", autocomplete: "nickname", value: storage.playerName(), placeholder: "Player 1" });
+  const clock = h("select", { id: "clock", name: "clock" }, CLOCK_CHOICES.map(([value, label]) => h("option", { value }, label)));
+  const rated = h("input", { id: "rated", name: "rated", type: "checkbox" });
   const bot = h("select", { id: "bot", name: "bot", "aria-describedby": "bot-desc" });
   const botDesc = h("p", { id: "bot-desc", class: "note" }, "Loading the bots…");
   const preset = h("select", { id: "preset", name: "preset", "aria-describedby": "preset-desc" });
@@ -227,11 +243,14 @@ async function showLobby() {
   const optionList = h("dl", { class: "option-list" });
   const playButton = h("button", { type: "submit", class: "btn primary", "data-action": "play-bot" }, "Play against the bot");
   const inviteButton = h("button", { type: "button", class: "btn", "data-action": "invite", onclick: () => start(false) }, "Invite a friend");
+  const quickButton = player
+    ? h("button", { type: "button", class: "btn", "data-action": "quick-match", title: "Play the first person waiting with the same rules and clock, or wait in the lobby", onclick: () => seekGame() }, "Quick match")
+    : null;
   let bots = [];
   let presets = [];
 
-  async function start(againstBot) {
-    clearError();
+  /** The rules, clock and rating chosen in the form (null: the options are not valid JSON). */
+  function settings() {
     let options = {};
     if (extra.value.trim()) {
       try {
@@ -244,14 +263,30 @@ async function showLobby() {
     }
     if (target.value !== "") options.target = Number(target.value);
     if (knockLimit.value !== "") options.knock_limit = Number(knockLimit.value);
-    const body = { rules: { preset: preset.value || "standard", options }, opponent: againstBot ? { type: "bot", bot: bot.value || undefined } : { type: "human" } };
-    const who = name.value.trim();
-    storage.rememberName(who);
-    if (who) body.name = who;
+    const chosen = { rules: { preset: preset.value || "standard", options } };
+    const control = CLOCK_CHOICES.find(([value]) => value === clock.value)?.[2];
+    if (control) chosen.clock = control;
+    if (player && rated.checked) chosen.rated = true;
+    return chosen;
+  }
+
+  async function seekGame() {
+    const chosen = settings();
+    if (chosen) await people.quickMatch(chosen, quickButton);
+  }
+
+  async function start(againstBot) {
+    clearError();
+    const chosen = settings();
+    if (!chosen) return;
+    const body = { ...chosen, opponent: againstBot ? { type: "bot", bot: bot.value || undefined } : { type: "human" } };
+    const who = player ? player.name : name.value.trim();
+    if (!player) storage.rememberName(who);
+    if (who && !player) body.name = who;
     if (seed.value !== "") body.seed = Number(seed.value);
     playButton.disabled = inviteButton.disabled = true;
     try {
-      const created = await api.create(body);
+      const created = await api.create(body, player?.token);
       storage.saveSeat({
         gameId: created.game_id,
         seat: created.seat,
@@ -259,6 +294,7 @@ async function showLobby() {
         invitation: created.invitation || undefined,
         server,
         name: who,
+        player: player?.name,
         opponent: againstBot ? bot.value : "human",
         commitments: {},
         verified: {},
@@ -272,20 +308,42 @@ async function showLobby() {
 
   const form = h("form", { id: "new-game", class: "panel", onsubmit: (e) => { e.preventDefault(); start(true); } },
     h("h2", {}, "New game"),
-    h("label", { class: "field" }, "Your name", name),
+    player ? null : h("label", { class: "field" }, "Your name", name),
     h("label", { class: "field" }, "Opponent", bot),
     botDesc,
     h("label", { class: "field" }, "Rules", preset),
     presetDesc,
     h("div", { class: "row" }, h("label", { class: "field" }, "Game to (points)", target), h("label", { class: "field" }, "Knock limit", knockLimit)),
+    h("div", { class: "row" },
+      h("label", { class: "field" }, "Clock", clock),
+      player
+        ? h("label", { class: "check" }, rated, h("span", {}, "Rated", h("small", {}, " — counts for your rating; the preset's rules, no hints, no undo")))
+        : null),
     h("details", { class: "more" },
       h("summary", {}, "More options"),
       h("label", { class: "field" }, "Other rule options (JSON)", extra),
       h("details", { class: "reference" }, h("summary", {}, "Every option"), optionList),
       h("label", { class: "field" }, "Seed (fixed deals; test services only)", seed)),
-    h("div", { class: "buttons" }, playButton, inviteButton));
+    h("div", { class: "buttons" }, playButton, inviteButton, quickButton));
 
-  const page = h("section", { class: "lobby" }, brand(), form, savedGames(), analyzePanel(), serverPanel());
+  const people = peoplePanels({
+    api,
+    server,
+    showError,
+    clearError,
+    notice,
+    announce,
+    explain,
+    go,
+    onPlayer: () => ui.reload(),
+    onSeeking: (on, refocus) => {
+      if (!quickButton) return;
+      quickButton.disabled = on;
+      if (refocus) quickButton.focus();
+    },
+  });
+  current = people; // stopped (its polls) when the page changes
+  const page = h("section", { class: "lobby" }, brand(), people.player, form, people.lobby, savedGames(), people.leaderboard, analyzePanel(), serverPanel());
   clear(app).append(page);
 
   try {
@@ -294,6 +352,7 @@ async function showLobby() {
     presets = rules.presets || [];
     for (const b of bots) bot.append(h("option", { value: b.name, selected: b.name === (botList.default || "simple") }, `${b.name} — level ${b.level}`));
     for (const p of presets) preset.append(h("option", { value: p.name }, p.name));
+    people.setFamilies(presets.map((p) => p.name));
     for (const o of rules.options || []) {
       optionList.append(h("dt", {}, h("code", {}, o.name), ` = ${JSON.stringify(o.default)}`), h("dd", {}, o.description + (o.choices ? ` (${o.choices.join(" | ")})` : "")));
     }
@@ -334,7 +393,7 @@ function savedGames() {
   }
   const list = h("ul", { class: "saved-list" });
   for (const s of seats) {
-    const against = s.opponent && s.opponent !== "human" ? `against ${s.opponent}` : "against a person";
+    const against = s.opponent && s.opponent !== "human" ? `against ${s.opponent}` : `against ${s.opponentName || "a person"}`;
     list.append(
       h("li", {},
         h("span", { class: "what" }, `${s.over ? "Finished" : "Game"} ${against}`, h("small", {}, ` · ${new Date(s.updated || 0).toLocaleString()}${s.server !== server ? ` · ${s.server}` : ""}`)),

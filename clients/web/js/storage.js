@@ -4,6 +4,10 @@
 //   gin.seat.<game id>.<seat>  one seat of one game: its server, bearer token (a password for that seat
 //                              of that game only), the invitation while the opponent has not joined,
 //                              the shuffle commitments seen during each hand and the verification result.
+//   gin.player.<server>        the player logged in on that service: its name and token (a password for
+//                              that player: rated games, seeks, the seats it took)
+//   gin.seek.<server>          the seek waiting in that service's lobby: its id and token (which becomes
+//                              the seat's token once someone takes it), so that a reload keeps waiting
 // No card is ever stored: the cards are asked of the service each time.
 
 const PREFIX = "gin.seat.";
@@ -76,4 +80,27 @@ export function savedSeats() {
 /** The seats of one game held in this browser (both, when one person plays both sides in two tabs). */
 export function seatsOf(gameId) {
   return [0, 1].map((seat) => loadSeat(gameId, seat)).filter(Boolean);
+}
+
+// --- the player and its seek, per service ----------------------------------------------------------------
+export function loadPlayer(server) {
+  const entry = read(`gin.player.${server}`);
+  return entry && entry.name && entry.token ? entry : null;
+}
+export function savePlayer(server, player) {
+  write(`gin.player.${server}`, { name: player.name, token: player.token });
+}
+export function forgetPlayer(server) {
+  localStorage.removeItem(`gin.player.${server}`);
+}
+
+export function loadSeek(server) {
+  const entry = read(`gin.seek.${server}`);
+  return entry && entry.id && entry.token ? entry : null;
+}
+export function saveSeek(server, seek) {
+  write(`gin.seek.${server}`, seek);
+}
+export function forgetSeek(server) {
+  localStorage.removeItem(`gin.seek.${server}`);
 }

@@ -1,9 +1,11 @@
 // Drawing one seat's game from its view: the scores, the opponent, the stock and the discard pile, the
 // hand grouped in melds and deadwood, the moves on offer (only those of legal_actions), the editors for a
-// knock or lay-offs, the end of a hand and of a game. Everything drawn comes from the service's answers.
+// knock or lay-offs, the end of a hand and of a game, the clocks, resigning, aborting, claiming, the end of
+// the match and its rematch. Everything drawn comes from the service's answers.
 
 import { CARD_KEYS, cardBack, cardFace, cardInline, cardName, cardText } from "./cards.js";
 import { clear, h } from "./dom.js";
+import { clockWords } from "./lobby.js";
 
 const END_TEXT = {
   knock: "{k} knocked",
@@ -13,6 +15,14 @@ const END_TEXT = {
   tie: "A tie: no score",
   wall: "The wall: the hand is cancelled",
   draw_limit: "Too many draws from the discard pile: the hand is cancelled",
+};
+
+/** How a match ended early (the view's end_reason), said of the seat that forfeited it. */
+const END_REASON = {
+  resigned: "{f} resigned",
+  timeout: "{f} lost on time",
+  abandoned: "{f} left the game: it was claimed",
+  aborted: "The game was aborted: no result",
 };
 
 const BONUS_LABELS = {
@@ -69,7 +79,8 @@ export function renderGame(ctrl) {
     "data-phase": view?.phase || "loading",
     "data-version": view?.version ?? "",
     "data-hand": view?.hand_number ?? "",
-    "data-my-turn": view && ctrl.legal.length ? "yes" : "no",
+    "data-my-turn": ctrl.yourMove ? "yes" : "no",
+    "data-over": ctrl.matchOver ? "yes" : "no",
     "data-mode": ctrl.mode || "play",
     "data-busy": ctrl.posting ? "yes" : "no",
   });
@@ -81,10 +92,12 @@ export function renderGame(ctrl) {
   }
   const felt = h("section", { id: "felt", class: "felt", "aria-label": "Card table" });
   felt.append(opponentArea(ctrl, names));
-  if (view.waiting_for_opponent) {
+  if (view.waiting_for_opponent && !ctrl.matchOver) {
     felt.append(invitePanel(ctrl));
   } else if (view.result) {
     felt.append(resultPanel(ctrl, names));
+  } else if (ctrl.matchOver) {
+    felt.append(endedPanel(ctrl, names)); // ended early: resigned, lost on time, claimed, aborted
   } else {
     felt.append(centerArea(ctrl, names));
     felt.append(h("p", { id: "prompt", class: "prompt", tabindex: "-1" }, prompt(ctrl, names)));
@@ -92,12 +105,13 @@ export function renderGame(ctrl) {
     felt.append(actionBar(ctrl));
   }
   const board = h("div", { class: "board" }, felt, sidePanel(ctrl, names));
-  screen.append(board, helpDialog(ctrl));
+  screen.append(board, helpDialog(ctrl), ctrl.confirming ? confirmDialog(ctrl, names) : null);
   clear(root).append(screen);
   if (ctrl.helpOpen) screen.querySelector("#help").showModal();
+  if (ctrl.confirming) screen.querySelector("#confirm").showModal();
   const log = screen.querySelector("#log");
   if (log) log.scrollTop = log.scrollHeight; // the latest move in sight
-  const yourTurn = ctrl.legal.length && !view.result;
+  const yourTurn = ctrl.yourMove && !view.result;
   document.title = `${yourTurn ? "● Your turn — " : ""}Gin Rummy`;
 }
 
@@ -110,11 +124,14 @@ function topbar(ctrl, names) {
   );
   if (view) {
     bar.append(scoreboard(view, names));
+    const clocks = clocksBox(ctrl, names);
+    if (clocks) bar.append(clocks);
     const info = [`Hand ${view.hand_number}`];
     if (typeof view.dealer === "number") info.push(view.dealer === ctrl.seat ? "you dealt" : `${names[view.dealer]} dealt`);
     info.push(view.knock_limit ? `knock at ≤ ${view.knock_limit}` : "gin only");
     if (view.spades_double) info.push("spades double");
-    bar.append(h("span", { class: "hand-info" }, info.join(" · ")));
+    if (view.rated) info.push("rated");
+    bar.append(h("span", { class: "hand-info" }, info.map((bit, i) => [i ? " · " : "", h("span", { class: "bit" }, bit)])));
   }
   bar.append(
     h("span", { id: "connection", class: "connection", "data-state": ctrl.connection, title: "The live feed of the opponent's moves" },
@@ -159,7 +176,9 @@ function opponentArea(ctrl, names) {
   if (view.turn === oppSeat && !view.result && !view.waiting_for_opponent) tags.push(h("span", { class: "chip turn" }, "to play"));
   area.append(h("div", { class: "who" }, h("span", { class: "name" }, names[oppSeat]), h("span", { class: "count" }, `${opp.card_count ?? "?"} cards`), tags));
   const cards = h("div", { id: "opponent-hand", class: "opp-cards" });
-  if (view.result || laidDown) {
+  if (ctrl.matchOver && !view.result) {
+    cards.append(h("span", { class: "note" }, "the game is over"));
+  } else if (view.result || laidDown) {
     cards.append(h("span", { class: "note" }, laidDown && !view.result ? "laid down on the table" : "shown below"));
   } else {
     const hidden = Math.max(0, (opp.card_count || 0) - known.length);
@@ -292,7 +311,7 @@ function prompt(ctrl, names) {
   const legal = ctrl.legal;
   const opp = names[1 - ctrl.seat];
   if (ctrl.posting) return "…";
-  if (!legal.length) return view.turn === null ? "Waiting for the next deal…" : `Waiting for ${opp}…`;
+  if (!ctrl.yourMove) return view.turn === null ? "Waiting for the next deal…" : `Waiting for ${opp}…`;
   const top = (view.discard_pile || []).slice(-1)[0];
   const has = (type, extra = {}) => Boolean(ctrl.find({ type, ...extra }));
   const touch = window.matchMedia && window.matchMedia("(hover: none)").matches;
@@ -376,9 +395,24 @@ function actionBar(ctrl) {
   if (legal.some((a) => a.type === "knock" && a.discard === null)) {
     bar.append(button("Big gin", "big-gin", () => ctrl.act({ type: "knock", discard: null }), { key: "b", primary: true }));
   }
-  if (legal.length) bar.append(button("Hint", "hint", () => ctrl.askHint(), { key: "h" }));
-  if (ctrl.againstBot) bar.append(button("Undo", "undo", () => ctrl.undo(), { key: "u", title: "Take back your last move (U)" }));
-  return bar;
+  if (ctrl.yourMove && !view.rated) bar.append(button("Hint", "hint", () => ctrl.askHint(), { key: "h" }));
+  if (ctrl.againstBot && !view.rated) bar.append(button("Undo", "undo", () => ctrl.undo(), { key: "u", title: "Take back your last move (U)" }));
+  if (ctrl.claim) {
+    const opp = ctrl.opponentName();
+    const why = ctrl.claim === "time" ? `${opp}'s time is up` : `${opp} has not moved for a while`;
+    bar.append(button("Claim victory", "claim-victory", () => ctrl.claimVictory(), { primary: true, title: `${why}: claim the game` }));
+  }
+  return h("div", { class: "action-area" }, bar, endingBar(ctrl));
+}
+
+/** Resign and abort, when legal: apart from the moves, and each asks first. */
+function endingBar(ctrl) {
+  const abort = ctrl.find({ type: "abort" });
+  const resign = ctrl.find({ type: "resign" });
+  if (!abort && !resign) return null;
+  return h("div", { class: "ending", role: "group", "aria-label": "End the game" },
+    abort ? h("button", { type: "button", class: "btn quiet", "data-action": "abort", "data-focus": "btn:abort", title: "Call the game off: no result (before the first card is drawn)", onclick: () => ctrl.confirmEnd("abort") }, "Abort") : null,
+    resign ? h("button", { type: "button", class: "btn quiet", "data-action": "resign", "data-focus": "btn:resign", title: `Resign: ${ctrl.opponentName()} wins the match`, onclick: () => ctrl.confirmEnd("resign") }, "Resign…") : null);
 }
 
 // --- the hand ---------------------------------------------------------------------------------------------
@@ -551,6 +585,7 @@ function resultPanel(ctrl, names) {
   const end = outcome.end || "over";
   const title = (END_TEXT[end] || end).replace("{k}", names[kSeat]).replace("{d}", names[dSeat]);
   const panel = h("section", { id: "result", class: "result", "aria-label": `Hand ${view.hand_number} result` });
+  if (view.end_reason) panel.append(matchEnd(ctrl, names)); // ended early between two hands
   let heading = title;
   if (typeof outcome.winner === "number") heading += ` · ${names[outcome.winner]} ${names[outcome.winner] === "You" ? "score" : "scores"} ${outcome.points}`;
   panel.append(h("h2", { tabindex: "-1" }, `Hand ${view.hand_number}: ${heading}`));
@@ -565,17 +600,69 @@ function resultPanel(ctrl, names) {
   const finished = finishedGames(view);
   if (finished.length) panel.append(gameOverPanel(ctrl, names, finished));
   const deal = ctrl.find({ type: "deal" });
+  if (ctrl.matchOver) {
+    panel.append(matchActions(ctrl, names));
+    return panel;
+  }
   const actions = h("div", { class: "actions" });
   if (deal) {
     const next = view.phase === "game_over" ? "Deal the next game" : "Deal the next hand";
     actions.append(button(next, "deal", () => ctrl.act(deal), { key: "Enter", primary: true }));
-  } else if (view.scores?.match_over) {
-    actions.append(button("New game", "new-game", () => ctrl.ui.leave(), { primary: true }));
   } else {
     actions.append(h("p", { class: "note" }, `Waiting for ${names[1 - ctrl.seat]} to deal…`));
   }
+  actions.append(endingBar(ctrl));
   panel.append(actions);
   return panel;
+}
+
+/** The match ended before a hand's result: why, who won, the totals, the rematch. */
+function endedPanel(ctrl, names) {
+  const panel = h("section", { id: "ended", class: "result", "aria-label": "Game over" });
+  panel.append(matchEnd(ctrl, names), matchActions(ctrl, names)); // the rematch in sight, above the totals
+  const finished = finishedGames(ctrl.view);
+  if (finished.length) panel.append(gameOverPanel(ctrl, names, finished));
+  return panel;
+}
+
+/** How the match ended, in words: "Bob resigned · You win the match". */
+function matchEnd(ctrl, names) {
+  const view = ctrl.view;
+  const scores = view.scores || {};
+  const parts = [];
+  const reason = END_REASON[view.end_reason];
+  if (reason) parts.push(reason.replace("{f}", names[view.forfeited_by] ?? "A player"));
+  const w = scores.match_winner;
+  if (typeof w === "number" && view.end_reason !== "aborted") parts.push(`${names[w]} ${names[w] === "You" ? "win" : "wins"} the match`);
+  if (!parts.length) parts.push("The match is over");
+  return h("section", { id: "match-end", class: "match-end", "data-reason": view.end_reason || "played" },
+    h("h2", { tabindex: "-1" }, parts.join(" · ")));
+}
+
+/** After the match: the rematch (offer, accept, waiting, open) and a new game. */
+function matchActions(ctrl, names) {
+  const view = ctrl.view;
+  const rematch = view.rematch || {};
+  const offered = rematch.offered_by || [];
+  const opp = names[1 - ctrl.seat];
+  const actions = h("div", { class: "actions rematch", id: "rematch" });
+  let main = false;
+  if (rematch.game_id) {
+    actions.append(button("Play the rematch", "open-rematch", () => ctrl.openRematch(rematch.game_id), { primary: true }));
+    main = true;
+  } else if (ctrl.find({ type: "rematch" })) {
+    if (offered.includes(1 - ctrl.seat)) {
+      actions.append(h("p", { class: "offer" }, `${opp} offers a rematch.`));
+      actions.append(button("Accept the rematch", "rematch", () => ctrl.rematch(), { primary: true, title: "The same rules; the other player deals first" }));
+    } else {
+      actions.append(button("Rematch", "rematch", () => ctrl.rematch(), { primary: true, title: ctrl.againstBot ? "Play again: the same rules, the other player deals first" : `Offer ${opp} a rematch` }));
+    }
+    main = true;
+  } else if (offered.includes(ctrl.seat)) {
+    actions.append(h("p", { class: "waiting", role: "status", "data-state": "rematch-offered" }, h("span", { class: "spinner", "aria-hidden": "true" }), `Rematch offered — waiting for ${opp}…`));
+  }
+  actions.append(button("New game", "new-game", () => ctrl.ui.leave(), { primary: !main }));
+  return actions;
 }
 
 function arrangementRow(title, arrangement, knockerMelds) {
@@ -650,8 +737,9 @@ function finishedGames(view) {
   const games = view.scores?.games || [];
   const hands = view.hands || [];
   const last = hands[hands.length - 1];
+  const forfeited = (g) => g.forfeited_by !== null && g.forfeited_by !== undefined; // settled by a forfeit
   if (last && last.number === view.hand_number && Array.isArray(last.games)) {
-    return games.filter((g) => g.over && last.games.includes(g.number));
+    return games.filter((g) => g.over && (last.games.includes(g.number) || forfeited(g)));
   }
   if (view.phase === "game_over" || view.phase === "match_over") return games.filter((g) => g.over).slice(-1);
   return [];
@@ -678,7 +766,8 @@ function gameOverPanel(ctrl, names, games) {
   }
   if (Array.isArray(view.stats)) {
     const rows = STAT_LABELS.filter(([key]) => view.stats.some((s) => s && key in s)).map(([key, label]) => [label, view.stats.map((s) => fmt(s[key]))]);
-    panel.append(h("h3", {}, "Statistics"), table(names, rows, "stats", "Statistics per player"));
+    const played = view.stats.some((s) => s && s.hands_played); // a game resigned before any hand: no figures
+    if (played) panel.append(h("h3", {}, "Statistics"), table(names, rows, "stats", "Statistics per player"));
   } else {
     panel.append(h("p", { class: "note" }, "Loading the statistics…"));
   }
@@ -765,6 +854,83 @@ function hintWords(action, view) {
   }
 }
 
+// --- the clocks -----------------------------------------------------------------------------------------------
+/** The time on a clock: 1:05:00, 4:59, 0:30, then tenths under ten seconds (9.4). */
+function clockText(seconds) {
+  if (typeof seconds !== "number") return "–";
+  if (seconds < 10) return seconds.toFixed(1);
+  const whole = Math.floor(seconds);
+  const hours = Math.floor(whole / 3600);
+  const minutes = Math.floor((whole % 3600) / 60);
+  const secs = String(whole % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${secs}` : `${minutes}:${secs}`;
+}
+
+function clockLabel(name, seconds, running, perMoveOnly) {
+  const whole = typeof seconds === "number" ? Math.ceil(seconds) : null;
+  const left = whole === null ? "no time shown" : `${Math.floor(whole / 60) ? `${Math.floor(whole / 60)} min ` : ""}${whole % 60} s`;
+  const whose = name === "You" ? "Your clock" : `${name}'s clock`;
+  return `${whose}: ${left}${perMoveOnly && !running ? " a move" : " left"}${running ? ", running" : ""}`;
+}
+
+/** Both seats' clocks for the top bar (mine first); the running one ticks (paintClocks). */
+function clocksBox(ctrl, names) {
+  const clock = ctrl.clockNow();
+  if (!clock) return null;
+  const box = h("div", { class: "clocks", id: "clocks", role: "group", "aria-label": `Clocks: ${clockWords(ctrl.view.clock)}`, title: `Time control: ${clockWords(ctrl.view.clock)}` });
+  for (const seat of [ctrl.seat, 1 - ctrl.seat]) {
+    box.append(h("span", { class: "clock", "data-seat": seat, role: "timer", "aria-live": "off" },
+      h("span", { class: "who", "aria-hidden": "true" }, names[seat]),
+      h("span", { class: "time", "aria-hidden": "true" }),
+      h("span", { class: "move", "aria-hidden": "true" })));
+  }
+  paintClocks(ctrl, box);
+  return box;
+}
+
+/** Set the clocks' times (called at every tick): the text, the running one, low time, the labels. */
+export function paintClocks(ctrl, box = ctrl.ui.root.querySelector("#clocks")) {
+  const clock = ctrl.clockNow();
+  if (!box || !clock) return;
+  const names = ctrl.names();
+  const perMoveOnly = clock.bank == null;
+  for (const el of box.querySelectorAll(".clock")) {
+    const seat = Number(el.dataset.seat);
+    const seconds = clock.times[seat];
+    const running = clock.running === seat;
+    const text = clockText(seconds);
+    const time = el.querySelector(".time");
+    if (time.textContent !== text) time.textContent = text;
+    const move = el.querySelector(".move");
+    const moveText = running && clock.perMove != null && clock.bank != null && clock.move !== null ? ` · move ${clockText(clock.move)}` : "";
+    if (move.textContent !== moveText) move.textContent = moveText;
+    el.dataset.running = running ? "yes" : "no";
+    el.classList.toggle("low", running && clock.move !== null && clock.move < 10);
+    el.classList.toggle("out", running && clock.move === 0);
+    const label = clockLabel(names[seat], running && clock.move !== null && !perMoveOnly ? Math.min(seconds, clock.move) : seconds, running, perMoveOnly);
+    if (el.getAttribute("aria-label") !== label) el.setAttribute("aria-label", label);
+  }
+}
+
+// --- resign or abort: the question --------------------------------------------------------------------------
+function confirmDialog(ctrl, names) {
+  const what = ctrl.confirming;
+  const opp = names[1 - ctrl.seat];
+  const resign = what !== "abort";
+  const title = resign ? "Resign this game?" : "Abort this game?";
+  const text = resign
+    ? `${opp} wins the match${ctrl.view?.rated ? "; it counts for your rating" : ""}.`
+    : "It ends now with no result: nobody wins, nothing is rated.";
+  return h("dialog", { id: "confirm", class: "help confirm", "aria-labelledby": "confirm-title", "aria-describedby": "confirm-text", onclose: () => {
+    if (ctrl.confirming) ctrl.confirmEnd(null);
+  } },
+    h("h2", { id: "confirm-title" }, title),
+    h("p", { id: "confirm-text" }, text),
+    h("div", { class: "buttons" },
+      h("button", { type: "button", class: "btn primary", "data-action": resign ? "confirm-resign" : "confirm-abort", "data-focus": "confirm-yes", onclick: () => ctrl.endMatch(resign ? "resign" : "abort") }, resign ? "Resign" : "Abort the game"),
+      h("button", { type: "button", class: "btn", "data-action": "confirm-cancel", "data-focus": "confirm-no", autofocus: true, onclick: () => ctrl.confirmEnd(null) }, "Keep playing")));
+}
+
 // --- help ------------------------------------------------------------------------------------------------------
 function helpDialog(ctrl) {
   const keys = [
@@ -788,6 +954,7 @@ function helpDialog(ctrl) {
   return h("dialog", { id: "help", class: "help", "aria-labelledby": "help-title", onclose: () => (ctrl.helpOpen = false) },
     h("h2", { id: "help-title" }, "Keyboard"),
     h("dl", {}, keys.map(([k, text]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, text)])),
+    h("p", { class: "note" }, "Resign, Abort, Claim victory and Rematch have no key on purpose: Tab to them, then Enter. Resigning and aborting ask first (Esc: keep playing)."),
     h("p", { class: "note" }, "✓ on a finished hand: this browser checked, with SHA-256, that the deck revealed after the hand is the one the service committed to when it dealt."),
     h("form", { method: "dialog" }, h("button", { class: "btn primary", "data-action": "close-help" }, "Close")));
 }

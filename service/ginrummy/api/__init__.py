@@ -13,10 +13,13 @@ import swagger_ui_bundle  # type: ignore[import-untyped]
 from flask import Flask, Response, send_from_directory
 
 from ginrummy.store import GameStore, make_client
+from ginrummy.store.lobby import Lobby
+from ginrummy.store.players import PlayerStore
 
 from . import errors, limits, observability, routes, schemas, web
 from .config import Config
 from .errors import ProblemApi
+from .people import PeopleService
 from .service import GameService
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -63,7 +66,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         hands_kept=settings.hands_kept,
         idempotency_ttl=settings.idempotency_ttl,
     )
-    app.extensions["ginrummy"] = GameService(store, settings)
+    players = PlayerStore(client)
+    games = GameService(store, settings, players)
+    app.extensions["ginrummy"] = games
+    app.extensions["ginrummy.people"] = PeopleService(
+        games, players, Lobby(client, settings.seek_ttl), settings
+    )
 
     api = ProblemApi(app, spec_kwargs={"marshmallow_plugin": schemas.SchemaPlugin()})
     api.spec.components.schema("Card", schemas.CARD_SCHEMA)
@@ -75,6 +83,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     api.register_blueprint(routes.games)
     api.register_blueprint(routes.meta)
+    api.register_blueprint(routes.people)
     api.register_blueprint(routes.health)
     errors.register(app)
     app.add_url_rule("/docs/static/<path:filename>", "swagger_ui_static", _swagger_ui_file)

@@ -59,7 +59,9 @@ REDIS_ERRORS = Counter("gin_redis_errors", "Redis operations that failed, by kin
 RATE_LIMITED = Counter("gin_rate_limited", "Requests refused with 429, by budget", ["budget"])
 
 # Label values come from fixed sets so that bad input can never grow the number of time series.
-ACTION_TYPES = frozenset({"deal", "draw", "pass", "discard", "knock", "layoff", "undo"})
+ACTION_TYPES = frozenset(
+    {"deal", "draw", "pass", "discard", "knock", "layoff", "undo", "resign", "abort", "rematch"}
+)
 _LABEL_RE = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
 
 

@@ -6,6 +6,7 @@ here — :mod:`ginrummy.api.errors` turns them into problem+json.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from typing import Any
@@ -23,6 +24,7 @@ from ginrummy.engine.rules import OPTION_DOCS, PRESET_DOCS
 
 from . import schemas, security, streaming
 from .errors import PROBLEM_JSON, RETRY_AFTER, ApiError, ProblemSchema
+from .people import PeopleService
 from .security import IF_MATCH_PATTERN
 from .service import DEFAULT_BOT, GameService, Outcome, Request, fingerprint
 
@@ -89,6 +91,9 @@ games = ApiBlueprint(
 )
 meta = ApiBlueprint("meta", __name__, url_prefix="/v1", description="Rules, bots and stateless hand analysis")
 health = ApiBlueprint("health", __name__, description="Liveness and readiness")
+people = ApiBlueprint(
+    "people", __name__, url_prefix="/v1", description="Players, ratings, the lobby and quick matching"
+)
 
 AUTH_DOC: dict[str, Any] = {"security": [{"seatToken": []}]}
 # Readable with a seat token (that seat's view) or without one (the spectator's).
@@ -124,11 +129,27 @@ layoff_in = schemas.LayoffIn()
 action_in = schemas.Action()
 events_query = schemas.EventsQuery()
 analyze_in = schemas.AnalyzeIn()
+games_query = schemas.GamesQuery()
+player_in = schemas.PlayerIn()
+seek_in = schemas.SeekIn()
+wait_query = schemas.WaitQuery()
+leaderboard_query = schemas.LeaderboardQuery()
 
 
 def service() -> GameService:
     svc: GameService = current_app.extensions["ginrummy"]
     return svc
+
+
+def people_service() -> PeopleService:
+    svc: PeopleService = current_app.extensions["ginrummy.people"]
+    return svc
+
+
+def player_request() -> Request:
+    """The request of a create or join: its bearer token, if any, is a player's (it ties the seat)."""
+    req = http_request()
+    return dataclasses.replace(req, player=people_service().player_of(req.token))
 
 
 def http_request() -> Request:
@@ -262,8 +283,16 @@ class GamesResource(MethodView):
         """Create a game against a bot or a human
 
         The caller takes seat 0 and gets its token. For a human opponent the response carries an
-        invitation for exactly one other player (POST /v1/games/{id}/join)."""
-        return render(service().create(body, http_request()))
+        invitation for exactly one other player (POST /v1/games/{id}/join). With a player token
+        (Authorization: Bearer) the seat is the player's."""
+        return render(service().create(body, player_request()))
+
+    @games.arguments(games_query, location="query")
+    @games.response(200, schemas.GamesOut)
+    @games.doc(**_merge_doc(op("listGames"), error_responses(422)))
+    def get(self, query: dict[str, Any]) -> Response:
+        """The public games in play, newest first (spectate them with GET /v1/games/{id} and its events)"""
+        return render(people_service().live_games(query["limit"]))
 
 
 @games.route("/<game_id>")
@@ -291,8 +320,8 @@ class GameResource(MethodView):
     **_merge_doc(op("joinGame"), IDEMPOTENCY_HEADER, error_responses(403, 404, 409, 422), game_links(200))
 )
 def join(body: dict[str, Any], game_id: str) -> Response:
-    """Take the free seat with the invitation"""
-    return render(service().join(game_id, body, http_request()))
+    """Take the free seat with the invitation (with a player token: as that player)"""
+    return render(service().join(game_id, body, player_request()))
 
 
 ACTION_ERRORS = error_responses(400, 401, 403, 404, 409, 412, 422, 428)
@@ -359,6 +388,41 @@ def layoff(body: dict[str, Any], game_id: str) -> Response:
     return act(game_id, {"type": "layoff", **body})
 
 
+@games.route("/<game_id>/resign", methods=["POST"])
+@games.response(200, schemas.MoveOut)
+@games.doc(**action_doc("resign"))
+def resign(game_id: str) -> Response:
+    """Resign: at any time, by either seat; the other wins the match (docs/rules.md, Ending early)"""
+    return act(game_id, {"type": "resign"})
+
+
+@games.route("/<game_id>/abort", methods=["POST"])
+@games.response(200, schemas.MoveOut)
+@games.doc(**action_doc("abort"))
+def abort(game_id: str) -> Response:
+    """Abort: before the first hand's first draw; no result, no rating change"""
+    return act(game_id, {"type": "abort"})
+
+
+@games.route("/<game_id>/rematch", methods=["POST"])
+@games.response(200, schemas.MoveOut)
+@games.doc(**_merge_doc(op("rematch"), AUTH_DOC, IDEMPOTENCY_HEADER, error_responses(401, 403, 404, 409)))
+def rematch(game_id: str) -> Response:
+    """Offer a rematch once the match is over, or accept the other seat's offer (the new game's id is
+    in the events and the view's rematch; the seat tokens stay the same). No If-Match: the offer itself
+    changes the version"""
+    return render(service().rematch(game_id, http_request()))
+
+
+@games.route("/<game_id>/claim-victory", methods=["POST"])
+@games.response(200, schemas.MoveOut)
+@games.doc(**_merge_doc(op("claimVictory"), AUTH_DOC, error_responses(401, 403, 404, 409)))
+def claim_victory(game_id: str) -> Response:
+    """Claim the game: the opponent's time is up, or (without a time control) it has not moved for
+    GIN_ABANDON_AFTER seconds"""
+    return render(service().claim_victory(game_id, http_request()))
+
+
 @games.route("/<game_id>/actions", methods=["POST"])
 @games.arguments(action_in)
 @games.response(200, schemas.MoveOut)
@@ -404,6 +468,94 @@ def hand(game_id: str, number: int) -> Response:
 def hint(game_id: str) -> Response:
     """Advice for the caller's seat: an action, why, and alternatives"""
     return render(service().hint(game_id, http_request().token))
+
+
+# --- people ----------------------------------------------------------------------------------------
+@people.route("/players", methods=["POST"])
+@people.arguments(player_in)
+@people.response(201, schemas.PlayerCreatedOut)
+@people.doc(**_merge_doc(op("createPlayer"), error_responses(409, 422)))
+def create_player(body: dict[str, Any]) -> Response:
+    """Create a player: a unique name (ignoring case) and its token, shown once"""
+    return render(people_service().create_player(body["name"]))
+
+
+@people.route("/players/<name>", methods=["GET"])
+@people.response(200, schemas.ProfileOut)
+@people.doc(**_merge_doc(op("getPlayer"), error_responses(404)))
+def player(name: str) -> Response:
+    """A player's public profile: games, statistics, ratings and ranks, recent games"""
+    return render(people_service().profile(name))
+
+
+@people.route("/leaderboard", methods=["GET"])
+@people.arguments(leaderboard_query, location="query")
+@people.response(200, schemas.LeaderboardOut)
+@people.doc(**_merge_doc(op("getLeaderboard"), error_responses(422)))
+def leaderboard(query: dict[str, Any]) -> Response:
+    """The best rated players of a rules family"""
+    return render(people_service().leaderboard(query["family"], query["limit"]))
+
+
+SEEK_AUTH: dict[str, Any] = {"security": [{"seatToken": []}]}
+
+
+@people.route("/seeks", methods=["POST"])
+@people.arguments(seek_in, required=False)  # no body: a quick standard casual seek
+@people.response(201, schemas.JoinedOut, description="Paired at once: the game, as for the taker")
+@people.doc(
+    **_merge_doc(
+        op("createSeek"),
+        SEEK_AUTH,
+        error_responses(401, 409, 422),
+        {
+            "responses": {
+                202: {
+                    "description": "Waiting in the lobby",
+                    "content": {"application/json": {"schema": schemas.SeekWaitingOut}},
+                }
+            }
+        },
+    )
+)
+def create_seek(body: dict[str, Any]) -> Response:
+    """Seek a game (with a player token): a quick seek pairs with a compatible open seek at once;
+    otherwise the seek waits in the lobby (202) and GET /v1/seeks/{id} with its token tells when a game
+    starts"""
+    return render(people_service().seek(body, http_request()))
+
+
+@people.route("/seeks/<seek_id>", methods=["GET"])
+@people.arguments(wait_query, location="query")
+@people.response(200, schemas.SeekOut)
+@people.doc(**_merge_doc(op("getSeek"), SEEK_AUTH, error_responses(401, 403, 404, 422)))
+def seek(query: dict[str, Any], seek_id: str) -> Response:
+    """The owner's seek (with the seek's token): open, or matched with its game; ?wait= long-polls"""
+    return render(people_service().seek_status(seek_id, http_request().token, query["wait"]))
+
+
+@people.route("/seeks/<seek_id>", methods=["DELETE"])
+@people.response(200, schemas.SeekOut)
+@people.doc(**_merge_doc(op("cancelSeek"), SEEK_AUTH, error_responses(401, 403, 404, 409)))
+def cancel_seek(seek_id: str) -> Response:
+    """Withdraw an open seek (with the seek's token)"""
+    return render(people_service().cancel(seek_id, http_request().token))
+
+
+@people.route("/seeks/<seek_id>/accept", methods=["POST"])
+@people.response(201, schemas.JoinedOut)
+@people.doc(**_merge_doc(op("acceptSeek"), SEEK_AUTH, error_responses(401, 404, 409)))
+def accept_seek(seek_id: str) -> Response:
+    """Take a seek of the lobby (with a player token): the game starts, you are seat 1"""
+    return render(people_service().take(seek_id, http_request()))
+
+
+@people.route("/lobby", methods=["GET"])
+@people.response(200, schemas.LobbyOut)
+@people.doc(**_merge_doc(op("getLobby"), error_responses()))
+def lobby() -> Response:
+    """The open seeks, oldest first (no tokens: take one with POST /v1/seeks/{id}/accept)"""
+    return render(people_service().open_seeks(100))
 
 
 # --- meta --------------------------------------------------------------------------------------------

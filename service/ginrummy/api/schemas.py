@@ -138,6 +138,39 @@ class OpponentIn(ma.Schema):
     name = fields.String(load_default=None, allow_none=True, validate=NAME)
 
 
+class ClockIn(ma.Schema):
+    """A time control: a preset, or seconds per move and/or a bank per player with an increment."""
+
+    class Meta:
+        json_schema = {"example": {"preset": "eaai"}}
+
+    preset = fields.String(
+        validate=validate.OneOf(["eaai"]),
+        metadata={"description": "eaai: 30 s per player for the match, no increment (the EAAI competition)"},
+    )
+    per_move = WholeNumber(
+        allow_none=True,
+        validate=validate.Range(min=1, max=3600),
+        metadata={"description": "Seconds per move"},
+    )
+    bank = WholeNumber(
+        allow_none=True,
+        validate=validate.Range(min=1, max=86400),
+        metadata={"description": "Seconds per player for the whole match"},
+    )
+    increment = WholeNumber(
+        load_default=0,
+        validate=validate.Range(min=0, max=600),
+        metadata={"description": "Seconds added per move"},
+    )
+
+
+RATED_DOC = (
+    "A rated game: both seats players (create/join/seek with a player token), a preset without option "
+    "overrides; no hints, no undo. Casual by default"
+)
+
+
 class CreateGameIn(ma.Schema):
     class Meta:
         json_schema = {
@@ -147,6 +180,11 @@ class CreateGameIn(ma.Schema):
     rules = fields.Nested(RulesIn, load_default=lambda: {"preset": "standard", "options": {}})
     opponent = fields.Nested(OpponentIn, load_default=lambda: {"type": "bot", "bot": None, "name": None})
     name = fields.String(load_default=None, allow_none=True, validate=NAME)
+    rated = Flag(load_default=False, metadata={"description": RATED_DOC})
+    private = Flag(
+        load_default=False, metadata={"description": "Not listed by GET /v1/games (still spectatable)"}
+    )
+    clock = fields.Nested(ClockIn, allow_none=True, load_default=None)
     seed = WholeNumber(
         load_default=None,
         allow_none=True,
@@ -191,6 +229,18 @@ class DrawIn(ma.Schema):
 
 
 class PassIn(ma.Schema):
+    pass
+
+
+class ResignIn(ma.Schema):
+    pass
+
+
+class AbortIn(ma.Schema):
+    pass
+
+
+class RematchIn(ma.Schema):
     pass
 
 
@@ -257,6 +307,9 @@ ACTION_SCHEMAS: dict[str, type[ma.Schema]] = {
         ("discard", DiscardIn),
         ("knock", KnockIn),
         ("layoff", LayoffIn),
+        ("resign", ResignIn),
+        ("abort", AbortIn),
+        ("rematch", RematchIn),
     )
 }
 
@@ -276,6 +329,52 @@ class Action(ma.Schema):
         }
 
     type = fields.String(required=True, validate=validate.OneOf(list(ACTION_SCHEMAS)))
+
+
+class PlayerIn(ma.Schema):
+    name = fields.String(
+        required=True,
+        validate=NAME,
+        metadata={
+            "description": "Unique, ignoring case; names starting with bot- are the house bots' (422 "
+            "name_reserved)",
+            "not": {"pattern": "^[Bb][Oo][Tt]-"},
+        },
+    )
+
+
+class SeekIn(ma.Schema):
+    rules = fields.Nested(RulesIn, load_default=lambda: {"preset": "standard", "options": {}})
+    rated = Flag(load_default=False, metadata={"description": RATED_DOC})
+    clock = fields.Nested(ClockIn, allow_none=True, load_default=None)
+    min_rating = WholeNumber(allow_none=True, load_default=None, validate=validate.Range(min=0, max=10000))
+    max_rating = WholeNumber(allow_none=True, load_default=None, validate=validate.Range(min=0, max=10000))
+    quick = Flag(
+        load_default=True,
+        metadata={"description": "Pair with a compatible open seek at once if there is one (else wait)"},
+    )
+
+
+class WaitQuery(ma.Schema):
+    wait = fields.Float(
+        load_default=0,
+        validate=validate.Range(min=0, max=3600),
+        metadata={"description": "Long poll: seconds to wait for a change (capped by GIN_MAX_WAIT)"},
+    )
+
+
+class LeaderboardQuery(ma.Schema):
+    family = fields.String(
+        load_default="standard",
+        validate=validate.OneOf(list(PRESETS)),
+        metadata={"description": "A rules family: the preset rated games were played under"},
+    )
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+
+class GamesQuery(ma.Schema):
+    status = fields.String(load_default="live", validate=validate.OneOf(["live"]))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
 
 
 class EventsQuery(ma.Schema):
@@ -311,6 +410,7 @@ class HandOut(Out):
 
 class PlayerOut(Out):
     seat = fields.Integer()
+    player = fields.String(allow_none=True, metadata={"description": "The player (POST /v1/players) seated"})
     name = fields.String(allow_none=True)
     type = fields.String(metadata={"description": "human or bot"})
     bot = fields.String(metadata={"description": "The bot's name (bots only)"})
@@ -320,6 +420,19 @@ class PlayerOut(Out):
         fields.String(), metadata={"description": "Its cards anyone has seen it take or lay down"}
     )
     cards = fields.List(fields.String(), metadata={"description": "Its whole hand, once the hand is over"})
+
+
+class ClockOut(Out):
+    per_move = fields.Integer(allow_none=True)
+    bank = fields.Integer(allow_none=True)
+    increment = fields.Integer()
+    remaining = fields.List(
+        fields.Float(), allow_none=True, metadata={"description": "Bank seconds left, by seat"}
+    )
+    running = fields.Integer(allow_none=True, metadata={"description": "The seat whose clock runs"})
+    move_remaining = fields.Float(
+        allow_none=True, metadata={"description": "Seconds the running seat has left for this move"}
+    )
 
 
 class ViewOut(Out):
@@ -375,6 +488,23 @@ class ViewOut(Out):
         metadata={"description": "SHA-256 commitment to this hand's deck order (docs/api.md)"},
     )
     waiting_for_opponent = fields.Boolean()
+    your_move = fields.Boolean(
+        metadata={
+            "description": "The seat has a move to make now (legal_actions holds more than resign and "
+            "abort, which are legal at any time): wait for the opponent while false"
+        }
+    )
+    rated = fields.Boolean()
+    private = fields.Boolean()
+    clock = fields.Nested(ClockOut, allow_none=True, metadata={"description": "null: no time control"})
+    rematch = fields.Dict(metadata={"description": "Once the match is over: offered_by (seats), game_id"})
+    end_reason = fields.String(
+        allow_none=True,
+        metadata={"description": "How the match ended early: resigned, timeout, abandoned or aborted"},
+    )
+    forfeited_by = fields.Integer(
+        allow_none=True, metadata={"description": "The seat that resigned/lost on time"}
+    )
 
 
 EVENT_TYPES = {
@@ -389,6 +519,8 @@ EVENT_TYPES = {
     "match_over": "the match ended",
     "joined": "the invited human took the seat",
     "undo": "the caller took back its last move(s)",
+    "rematch_offered": "a seat offered a rematch (the match is over)",
+    "rematch": "the rematch was accepted: its game_id (the same seat tokens play it)",
 }
 
 
@@ -524,3 +656,81 @@ class BotOut(Out):
 class BotsOut(Out):
     bots = fields.List(fields.Nested(BotOut))
     default = fields.String(metadata={"description": "The bot of a game created without one"})
+
+
+class PlayerCreatedOut(Out):
+    name = fields.String()
+    token = fields.String(metadata={"description": "The player's bearer token (shown once)"})
+
+
+class RatingOut(Out):
+    rating = fields.Integer()
+    deviation = fields.Integer()
+    provisional = fields.Boolean()
+    ordinal = fields.Integer(metadata={"description": "rating - 3 deviations: the leaderboard's order"})
+    games = fields.Integer()
+    rank = fields.Integer(allow_none=True)
+
+
+class ProfileOut(Out):
+    name = fields.String()
+    created = fields.Float(allow_none=True)
+    games = fields.Dict(metadata={"description": "played, won, lost"})
+    stats = fields.Dict(metadata={"description": "The per-seat statistics of the game view, summed"})
+    ratings = fields.Dict(
+        keys=fields.String(), values=fields.Nested(RatingOut), metadata={"description": "By rules family"}
+    )
+    recent = fields.List(fields.Dict(), metadata={"description": "Recent games, newest first, with links"})
+
+
+class LeaderRowOut(RatingOut):
+    name = fields.String()
+
+
+class LeaderboardOut(Out):
+    family = fields.String()
+    players = fields.List(fields.Nested(LeaderRowOut))
+
+
+class SeekOut(Out):
+    id = fields.String()
+    player = fields.String()
+    rating = fields.Integer(allow_none=True)
+    family = fields.String()
+    rated = fields.Boolean()
+    min_rating = fields.Integer(allow_none=True)
+    max_rating = fields.Integer(allow_none=True)
+    created = fields.Float()
+    status = fields.String(metadata={"description": "open, matched or cancelled"})
+    rules = fields.Dict()
+    expires_in = fields.Integer()
+    game_id = fields.String(metadata={"description": "Once matched"})
+    seat = fields.Integer(metadata={"description": "Once matched: the owner's seat (its token: the seek's)"})
+    game = fields.String()
+
+
+class SeekWaitingOut(Out):
+    seek = fields.Nested(SeekOut)
+    token = fields.String(
+        metadata={
+            "description": "The seek's token: poll GET /v1/seeks/{id} with it; once matched it is "
+            "your seat token in the game"
+        }
+    )
+
+
+class LobbyOut(Out):
+    seeks = fields.List(fields.Nested(SeekOut))
+
+
+class LiveGameOut(Out):
+    game_id = fields.String()
+    players = fields.List(fields.Nested(PlayerOut))
+    rated = fields.Boolean()
+    rules = fields.Dict()
+    hand_number = fields.Integer()
+    spectate = fields.String()
+
+
+class GamesOut(Out):
+    games = fields.List(fields.Nested(LiveGameOut))

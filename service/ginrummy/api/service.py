@@ -24,6 +24,15 @@ know, in short keys to keep Redis memory small:
 ``sd``  the test seed (only with GIN_ALLOW_SEED)
 ``sh``  the live hand's shuffle: ``{"n": hand number, "s": salt, "c": commitment}``
 ``ca``  a digest of the creating client's address: its count of games in play drops when the match ends
+``r``   the rating family (a preset name) of a rated game
+``ck``  the time control's clock (:mod:`ginrummy.api.clocks`)
+``ts``  when the game last changed (unix ms): a seat idle that long may be claimed as having left
+``fd``  the first dealer (a rematch starts with the other one)
+``pv``  1 for a private game (not listed by GET /v1/games)
+``rm``  the seats that offered a rematch; ``rg`` the rematch's game id once accepted
+
+A seat of a player (``POST /v1/players``) has ``"pl": name`` beside its token digest; bots are players
+too when rated (``bot-<name>``).
 
 Events are the engine's :class:`~ginrummy.engine.Event` end to end: stored as its
 :meth:`~ginrummy.engine.Event.to_row`, read back with ``from_row``, and shown to a seat by ``for_seat``.
@@ -44,6 +53,7 @@ import orjson
 
 from ginrummy import bots
 from ginrummy.engine import Action, Event, Game, Rules, dumps, hand_record, loads, seat_view, texts
+from ginrummy.engine.actions import ENDING_TYPES
 from ginrummy.engine.errors import GinRummyError, IllegalActionError
 from ginrummy.engine.game import cut_for_dealer
 from ginrummy.store import (
@@ -56,8 +66,9 @@ from ginrummy.store import (
     Stored,
     TooManyLiveGames,
 )
+from ginrummy.store.players import PlayerStore
 
-from . import fairness, observability, security
+from . import clocks, fairness, observability, ratings, security
 from .config import Config
 from .errors import ActionRefused, ApiError
 
@@ -114,6 +125,7 @@ class Request:
     """What the service needs to know about the HTTP request besides the parsed body."""
 
     token: str | None = None
+    player: str | None = None  # the player's name, when the bearer token is a player's (create, join)
     if_match: str | None = None
     idempotency_key: str | None = None
     fingerprint: str = ""  # hash of method, path and body: a reused key with another body is refused
@@ -136,8 +148,9 @@ def decision_seed(salt: str, game_id: str, version: int, step: int) -> int:
 
 
 def fallback_action(view: dict[str, Any]) -> dict[str, Any]:
-    """What is played when a bot fails: the first legal action, preferring anything to a pass."""
-    legal: list[dict[str, Any]] = view["legal_actions"]
+    """What is played when a bot fails: the first legal play, preferring anything to a pass (never a
+    resignation)."""
+    legal: list[dict[str, Any]] = bots.play_actions(view)
     return next((a for a in legal if a.get("type") != "pass"), legal[0])
 
 
@@ -165,12 +178,18 @@ def _join_conflict(current: int) -> ApiError:
     return ApiError(409, "join_conflict", "the game changed while joining; try again")
 
 
+def bot_player(bot: str) -> str:
+    """The player name of a house bot in rated games (``bot-`` names are reserved for them)."""
+    return f"bot-{bot}"
+
+
 class GameService:
     """The games, as the HTTP layer sees them."""
 
-    def __init__(self, store: GameStore, config: Config) -> None:
+    def __init__(self, store: GameStore, config: Config, players: PlayerStore) -> None:
         self.store = store
         self.config = config
+        self.players = players
 
     # --- loading --------------------------------------------------------------------------------
     def _decode(self, game_id: str, stored: Stored) -> Loaded:
@@ -204,25 +223,41 @@ class GameService:
         return self._decode(game_id, stored)
 
     # --- seats ----------------------------------------------------------------------------------
-    def reader_seat(self, game_id: str, token: str | None) -> int | None:
-        """The seat of a reader of the game's events (None: a spectator). Only the game's meta is decoded:
-        a long poll or a stream is not a reason to load the engine's state."""
+    def reader_seat(self, game_id: str, token: str | None) -> tuple[int | None, bool]:
+        """The seat of a reader of the game's events (None: a spectator), and whether the game has a
+        clock (long polls and streams then look for a passed deadline while they wait:
+        :meth:`expire_if_due`). Only the game's meta is decoded: waiting for events is not a reason to
+        load the engine's state — unless a deadline has passed."""
         meta = orjson.loads(self._stored(game_id).doc.partition("\n")[0])
-        return self.seat_in(meta, token)
+        seat = self.seat_in(meta, token)
+        self.expire_if_due(game_id, meta)
+        return seat, bool(meta.get("ck"))
 
-    @classmethod
-    def seat_of(cls, loaded: Loaded, token: str | None) -> int | None:
+    def expire_if_due(self, game_id: str, meta: dict[str, Any] | None = None) -> None:
+        """Commit the loss on time of a seat whose deadline has passed (see :meth:`_enforce_clock`)."""
+        if meta is None:
+            meta = orjson.loads(self._stored(game_id).doc.partition("\n")[0])
+        ck = meta.get("ck")
+        if ck and clocks.expired(ck, now_ms=clocks.now_ms()) is not None:
+            self._enforce_clock(self.load(game_id))
+
+    def seat_of(self, loaded: Loaded, token: str | None) -> int | None:
         """The seat a token belongs to in this game; None without a token (a spectator)."""
-        return cls.seat_in(loaded.meta, token)
+        return self.seat_in(loaded.meta, token)
 
-    @staticmethod
-    def seat_in(meta: dict[str, Any], token: str | None) -> int | None:
+    def seat_in(self, meta: dict[str, Any], token: str | None) -> int | None:
+        """The seat of a seat token, or of a player's token for a seat tied to that player."""
         if token is None:
             return None
         for seat, player in enumerate(meta["p"]):
             if security.matches(token, player.get("k")):
                 return seat
-        raise ApiError(403, "forbidden", "this token is not a seat token of this game")
+        if any(p.get("pl") for p in meta["p"]):
+            name = self.players.by_token(security.digest(token))
+            for seat, player in enumerate(meta["p"]):
+                if name is not None and player.get("pl") == name:
+                    return seat
+        raise ApiError(403, "forbidden", "this token is not a seat token (or seated player's) of this game")
 
     def require_seat(self, loaded: Loaded, token: str | None) -> int:
         """The caller's seat; 401 without a token, 403 with another one."""
@@ -251,6 +286,7 @@ class GameService:
                 entry["bot"] = player["b"]
             else:
                 entry["joined"] = player.get("k") is not None
+            entry["player"] = player.get("pl")
             out.append(entry)
         return out
 
@@ -270,11 +306,23 @@ class GameService:
         waiting = self.waiting_for_opponent(loaded.meta)
         if waiting:
             view["legal_actions"] = []
+        # Whether the seat has a move to make now: its legal actions hold more than resign/abort (which
+        # are legal at any time); clients wait for the opponent while it is false.
+        view["your_move"] = any(a["type"] not in ENDING_TYPES for a in view["legal_actions"])
         view["waiting_for_opponent"] = waiting
         shuffle = loaded.meta.get("sh") or {}
         view["commitment"] = shuffle.get("c")
         view["game_id"] = loaded.game_id
         view["version"] = loaded.version
+        meta = loaded.meta
+        view["rated"] = "r" in meta
+        view["private"] = bool(meta.get("pv"))
+        view["clock"] = clocks.clock_view(meta["ck"], now_ms=clocks.now_ms()) if meta.get("ck") else None
+        if loaded.game.match_over:
+            view["rematch"] = {"offered_by": meta.get("rm", []), "game_id": meta.get("rg")}
+            if seat is not None and meta.get("rg") is None and not view["waiting_for_opponent"]:
+                view["legal_actions"] = [{"type": "rematch"}] if seat not in meta.get("rm", []) else []
+                view["your_move"] = False
         return view
 
     # --- create and join ------------------------------------------------------------------------
@@ -291,10 +339,11 @@ class GameService:
                 422, "seed_not_allowed", "this service deals with a secure random source; a seed is refused"
             )
         token = security.new_secret()
-        meta: dict[str, Any] = {
-            "p": [{"n": body.get("name") or "Player 1", "t": "h", "k": security.digest(token)}],
-            "bs": fairness.new_salt(),
-        }
+        me: dict[str, Any] = {"n": body.get("name") or request.player or "Player 1", "t": "h"}
+        me["k"] = security.digest(token)
+        if request.player:
+            me["pl"] = request.player
+        meta: dict[str, Any] = {"p": [me], "bs": fairness.new_salt()}
         head: dict[str, Any] = {"seat": 0, "token": token, "invitation": None}
         if opponent.get("type") == "human":
             head["invitation"] = security.new_secret()
@@ -308,18 +357,80 @@ class GameService:
                     422, "unknown_bot", f"there is no bot {bot!r}; GET /v1/bots lists them", bots=names
                 )
             meta["p"].append({"n": opponent.get("name") or bot, "t": "b", "b": bot})
+            if body.get("rated"):
+                meta["p"][1]["pl"] = bot_player(bot)
+        self._settings(meta, body, rules_in, request.player)
         if seed is not None:
             meta["sd"] = int(seed)
         key = request.idempotency_key
         game_id = security.game_id_for_key(key) if key else security.new_game_id()
-        loaded = Loaded(game_id, 0, meta, Game(rules, cut_for_dealer(self._rng(meta, 0))))
+        return self._create(game_id, meta, rules, request, head)
+
+    def _settings(
+        self, meta: dict[str, Any], body: dict[str, Any], rules_in: dict[str, Any], player: str | None
+    ) -> None:
+        """The creation settings kept in the meta: rated (needs players and a plain preset), clock,
+        privacy."""
+        if body.get("rated"):
+            if player is None:
+                raise ApiError(
+                    422,
+                    "player_required",
+                    "a rated game needs a player: send Authorization: Bearer <player token> "
+                    "(POST /v1/players)",
+                )
+            if rules_in.get("options"):
+                raise ApiError(
+                    422,
+                    "rated_needs_preset",
+                    "a rated game is played under a preset without option overrides",
+                )
+            meta["r"] = rules_in.get("preset") or "standard"
+        clock = clocks.new_clock(body.get("clock"))
+        if clock is not None:
+            meta["ck"] = clock
+        if body.get("private"):
+            meta["pv"] = 1
+
+    def _create(
+        self,
+        game_id: str,
+        meta: dict[str, Any],
+        rules: Rules,
+        request: Request,
+        head: dict[str, Any],
+        *,
+        first_dealer: int | None = None,
+    ) -> Outcome:
+        """A new game with its first hand dealt, committed at version 0 → 1 (create, seeks, rematch)."""
+        dealer = cut_for_dealer(self._rng(meta, 0)) if first_dealer is None else first_dealer
+        meta["fd"] = dealer
+        loaded = Loaded(game_id, 0, meta, Game(rules, dealer))
         events = self._deal(loaded) + self._bot_replies(loaded)
-        meta["ca"] = self._reserve(game_id, request.client)
+        self._tick(loaded)
+        meta["ca"] = self._reserve(game_id, request.client, public=not meta.get("pv"))
+        key = request.idempotency_key
         idem_key = security.scoped_key("create", key) if key else None
-        outcome = self._commit(loaded, events, request, seat=0, idem_key=idem_key, head=head)
+        outcome = self._commit(loaded, events, request, seat=head["seat"], idem_key=idem_key, head=head)
         if not outcome.replayed:
             observability.record_game_created()
         return outcome
+
+    def start_matched(self, seek: dict[str, Any], taker: str, request: Request) -> Outcome:
+        """The game of a seek taken in the lobby: the owner in seat 0 (its seat token is the seek's
+        token, kept only as a digest), the taker in seat 1 with a new token (in this response)."""
+        settings = orjson.loads(seek["rules"])
+        rules = Rules.from_options(settings["preset"], **settings["options"])
+        token = security.new_secret()
+        owner = {"n": seek["player"], "t": "h", "k": seek["secret_hash"], "pl": seek["player"]}
+        meta: dict[str, Any] = {
+            "p": [owner, {"n": taker, "t": "h", "k": security.digest(token), "pl": taker}],
+            "bs": fairness.new_salt(),
+        }
+        body = {"rated": seek.get("rated"), "clock": settings.get("clock")}
+        self._settings(meta, body, {"preset": settings["preset"], "options": settings["options"]}, taker)
+        head = {"seat": 1, "token": token, "invitation": None}
+        return self._create(security.new_game_id(), meta, rules, request, head)
 
     def join(self, game_id: str, body: dict[str, Any], request: Request) -> Outcome:
         invitation = body["invitation"]
@@ -332,11 +443,22 @@ class GameService:
             raise ApiError(
                 403, "bad_invitation", "this invitation is not valid for this game (or was already used)"
             )
+        if "r" in loaded.meta and request.player is None:
+            raise ApiError(
+                422,
+                "player_required",
+                "this game is rated: join with Authorization: Bearer <player token> (POST /v1/players)",
+            )
         token = security.new_secret()
         seat = 1
-        name = body.get("name") or "Player 2"
+        name = body.get("name") or request.player or "Player 2"
         loaded.meta["p"][seat].update({"n": name, "k": security.digest(token)})
+        if request.player:
+            if loaded.meta["p"][0].get("pl") == request.player:
+                raise ApiError(409, "own_game", "a player cannot take both seats of a game")
+            loaded.meta["p"][seat]["pl"] = request.player
         loaded.meta.pop("iv", None)
+        self._tick(loaded)
         return self._commit(
             loaded,
             [Event("joined", seat, {"name": name}, {})],
@@ -349,8 +471,10 @@ class GameService:
 
     # --- reading --------------------------------------------------------------------------------
     def get_view(self, game_id: str, token: str | None) -> Outcome:
-        loaded = self.load(game_id)
+        loaded = self._enforce_clock(self.load(game_id))
         seat = self.seat_of(loaded, token)
+        if loaded.game.match_over:
+            self._record(loaded)  # again, should the first attempt have been cut short (it applies once)
         return Outcome(200, self.view(loaded, seat), version=loaded.version)
 
     def hand(self, game_id: str, number: int, token: str | None) -> Outcome:
@@ -368,16 +492,24 @@ class GameService:
         return Outcome(200, orjson.loads(record), version=loaded.version)
 
     def hint(self, game_id: str, token: str | None) -> Outcome:
-        loaded = self.load(game_id)
+        loaded = self._enforce_clock(self.load(game_id))
         seat = self.require_seat(loaded, token)
+        if "r" in loaded.meta:
+            raise ApiError(409, "rated_game", "a rated game offers no hints")
         view = self.view(loaded, seat)
-        if not view["legal_actions"]:
-            raise ApiError(409, "nothing_to_do", "this seat has no legal action now", turn=view["turn"])
+        if not view["your_move"]:
+            raise ApiError(409, "nothing_to_do", "this seat has no move to make now", turn=view["turn"])
         return Outcome(200, dict(bots.hint(view)), version=loaded.version)
 
     # --- moving ---------------------------------------------------------------------------------
     def act(self, game_id: str, action: dict[str, Any], request: Request) -> Outcome:
-        return self._move(game_id, request, lambda loaded, seat: self._apply_action(loaded, seat, action))
+        if action.get("type") == "rematch":
+            if set(action) != {"type"}:
+                raise ApiError(422, "bad_action", "rematch takes no field but its type")
+            security.if_match_version(request.if_match)  # as every action here: 428 without one
+            return self.rematch(game_id, request)
+        parsed = Action.from_json(action)  # its shape is refused (422) before any state is looked at
+        return self._move(game_id, request, lambda loaded, seat: self._apply_action(loaded, seat, parsed))
 
     def undo(self, game_id: str, request: Request) -> Outcome:
         return self._move(game_id, request, self._apply_undo)
@@ -391,24 +523,184 @@ class GameService:
         if isinstance(loaded, Replay):
             return self._replay(loaded, request)
         seat = self.require_seat(loaded, token)
+        self._check_version(loaded, request)
+        if self.waiting_for_opponent(loaded.meta):
+            raise ApiError(409, "waiting_for_opponent", "the second player has not joined yet")
+        self._time_is_up(loaded, seat)
+        events = step(loaded, seat)
+        events += self._bot_replies(loaded)
+        self._tick(loaded)
+        outcome = self._commit(loaded, events, request, seat=seat, idem_key=idem_key)
+        if loaded.game.match_over and not outcome.replayed:
+            self._finished(loaded)
+        return outcome
+
+    @staticmethod
+    def _check_version(loaded: Loaded, request: Request) -> None:
+        """If-Match: 428 without it, 412 when it is not the game's version (``*``: any)."""
         wanted = security.if_match_version(request.if_match)
         if wanted is not None and wanted != loaded.version:
             raise _stale(
                 loaded.version,
                 f"the game is at version {loaded.version}, not {wanted}: GET it and choose again",
             )
-        if self.waiting_for_opponent(loaded.meta):
-            raise ApiError(409, "waiting_for_opponent", "the second player has not joined yet")
-        events = step(loaded, seat)
-        events += self._bot_replies(loaded)
-        outcome = self._commit(loaded, events, request, seat=seat, idem_key=idem_key)
-        if loaded.game.match_over and not outcome.replayed:
-            observability.record_game_finished()
-            if "ca" in loaded.meta:
-                self.store.release_live_game(game_id, loaded.meta["ca"])
+
+    def _finished(self, loaded: Loaded) -> None:
+        """After the commit that ended the match: counts, bounds, players' records and ratings."""
+        observability.record_game_finished()
+        if "ca" in loaded.meta:
+            self.store.release_live_game(loaded.game_id, loaded.meta["ca"])
+        self._record(loaded)
+
+    def _record(self, loaded: Loaded) -> None:
+        """Apply a finished match to its players' records and ratings: exactly once per game (the player
+        store keeps which games it applied), so any later read may safely try again."""
+        meta, game = loaded.meta, loaded.game
+        seats = tuple(p.get("pl") for p in meta["p"])
+        if not any(seats) or game.end_reason == "aborted":
+            return
+        winner = game.match_winner
+        family = meta.get("r") or "casual"
+        rated = "r" in meta and all(seats) and winner is not None
+        stats = tuple({k: v for k, v in s.items() if isinstance(v, int)} for s in game.stats())
+        self.players.record_game(
+            loaded.game_id,
+            family,
+            rated,
+            (seats[0], seats[1]),
+            winner,
+            (stats[0], stats[1]),
+            game.end_reason,
+            time.time(),
+            (lambda before: ratings.rate(before, winner)) if rated and winner is not None else None,
+        )
+
+    # --- time ----------------------------------------------------------------------------------
+    def _tick(self, loaded: Loaded) -> None:
+        """At every change: note the time, and settle the clock (the seat to act next, if a human)."""
+        meta, game = loaded.meta, loaded.game
+        now = clocks.now_ms()
+        meta["ts"] = now
+        if meta.get("ck"):
+            # Nobody's clock runs before the invited player has joined, nor for a bot, nor at the end.
+            to_act = game.to_act
+            human = to_act is not None and meta["p"][to_act]["t"] == "h" and not game.match_over
+            running = to_act if human and not self.waiting_for_opponent(meta) else None
+            clocks.settle(meta["ck"], running, now_ms=now, increment=not game.match_over)
+
+    def _time_is_up(self, loaded: Loaded, seat: int) -> None:
+        """A change after a seat's time ran out is refused: the loss on time is committed instead."""
+        ck = loaded.meta.get("ck")
+        loser = clocks.expired(ck, now_ms=clocks.now_ms()) if ck else None
+        if loser is not None:
+            self._enforce_clock(loaded)
+            detail = "your time ran out" if loser == seat else "the opponent's time ran out: you won"
+            raise ApiError(409, "game_over", f"{detail} (the match is over, lost on time)")
+
+    def _enforce_clock(self, loaded: Loaded) -> Loaded:
+        """The loss on time of a seat whose deadline has passed, committed by the first request that
+        finds it (any read or move); the version check makes it happen once. Returns the game as it is."""
+        for _ in range(3):
+            ck = loaded.meta.get("ck")
+            seat = clocks.expired(ck, now_ms=clocks.now_ms()) if ck else None
+            if seat is None or loaded.game.match_over:
+                return loaded
+            try:
+                self._forfeit(loaded, seat, "timeout")
+                return loaded
+            except ApiError as error:
+                if error.status != 412:
+                    raise
+                loaded = self.load(loaded.game_id)  # another request applied it first
+        return loaded
+
+    def _forfeit(self, loaded: Loaded, seat: int, reason: str) -> Outcome:
+        """Commit a seat's loss (time, abandonment) as the service's own change of the game."""
+        events = loaded.game.forfeit(seat, reason)
+        self._tick(loaded)
+        outcome = self._commit(loaded, events, Request(), seat=1 - seat, idem_key=None)
+        self._finished(loaded)
         return outcome
 
-    def _reserve(self, game_id: str, client: str) -> str:
+    def claim_victory(self, game_id: str, request: Request) -> Outcome:
+        """The waiting seat claims the game: the opponent's time is up, or (without a time control) it
+        has not moved for ``GIN_ABANDON_AFTER`` seconds."""
+        loaded = self.load(game_id)
+        seat = self.require_seat(loaded, security.require_token(request.token))
+        if loaded.game.match_over:
+            raise ApiError(409, "game_over", "the match is over")
+        meta, game = loaded.meta, loaded.game
+        other = 1 - seat
+        if game.to_act != other or meta["p"][other]["t"] != "h" or self.waiting_for_opponent(meta):
+            raise ApiError(409, "nothing_to_claim", "it is not the opponent's move")
+        now = clocks.now_ms()
+        if meta.get("ck"):
+            if clocks.expired(meta["ck"], now_ms=now) != other:
+                deadline = clocks.deadline_ms(meta["ck"]) or now
+                raise ApiError(
+                    409, "too_early", "the opponent still has time", seconds_left=(deadline - now) / 1000
+                )
+            return self._forfeit(loaded, other, "timeout")
+        idle = (now - meta.get("ts", now)) / 1000
+        if idle < self.config.abandon_after:
+            raise ApiError(
+                409,
+                "too_early",
+                f"the opponent has been idle {idle:.0f} s; it may be claimed after "
+                f"{self.config.abandon_after} s",
+                seconds_left=self.config.abandon_after - idle,
+            )
+        return self._forfeit(loaded, other, "abandoned")
+
+    # --- rematch -------------------------------------------------------------------------------
+    def rematch(self, game_id: str, request: Request) -> Outcome:
+        """After the match: the first seat to ask offers, the other accepts; the rematch has the same
+        players (and seat tokens), rules, rating and clock, and the other player deals first."""
+        loaded = self.load(game_id)
+        # No version check: once the match is over only offers change the game, and an accept must not
+        # fail because the offer itself moved the version.
+        seat = self.require_seat(loaded, security.require_token(request.token))
+        meta, game = loaded.meta, loaded.game
+        if not game.match_over or self.waiting_for_opponent(meta):
+            raise ApiError(409, "not_over", "a rematch is offered once the match is over")
+        if meta.get("rg"):
+            raise ApiError(409, "rematch_exists", f"the rematch is game {meta['rg']}", game_id=meta["rg"])
+        offers: list[int] = meta.setdefault("rm", [])
+        other = 1 - seat
+        if seat in offers:
+            raise ApiError(
+                409, "rematch_offered", "you already offered a rematch; the opponent may accept it"
+            )
+        if other not in offers and meta["p"][other]["t"] == "h":
+            offers.append(seat)
+            return self._commit(
+                loaded, [Event("rematch_offered", seat, {}, {})], request, seat=seat, idem_key=None
+            )
+        new_id = security.new_game_id()
+        new_meta: dict[str, Any] = {
+            "p": [dict(p) for p in meta["p"]],
+            "bs": fairness.new_salt(),
+            **{k: meta[k] for k in ("r", "pv", "sd") if k in meta},
+        }
+        if meta.get("ck"):
+            new_meta["ck"] = clocks.new_clock(
+                {"per_move": meta["ck"]["m"], "bank": meta["ck"]["b"], "increment": meta["ck"]["i"]}
+            )
+        rules = game.rules
+        self._create(
+            new_id,
+            new_meta,
+            rules,
+            Request(client=request.client),
+            {"seat": seat},
+            first_dealer=1 - meta.get("fd", 0),
+        )
+        meta["rg"] = new_id
+        return self._commit(
+            loaded, [Event("rematch", seat, {"game_id": new_id}, {})], request, seat=seat, idem_key=None
+        )
+
+    def _reserve(self, game_id: str, client: str, *, public: bool = False) -> str:
         """Count a new game against the bounds on games in play; returns the client's key (a digest of
         its address, kept in the game's meta to release it at the end)."""
         client_key = hashlib.sha256(f"gin-client\n{client}".encode()).hexdigest()[:24]
@@ -419,6 +711,7 @@ class GameService:
                 client_key,
                 per_client=config.max_live_games_per_client,
                 overall=config.max_live_games,
+                public=public,
             )
         except TooManyLiveGames as error:
             if error.scope == "client":
@@ -435,9 +728,8 @@ class GameService:
             ) from None
         return client_key
 
-    def _apply_action(self, loaded: Loaded, seat: int, action: dict[str, Any]) -> list[Event]:
+    def _apply_action(self, loaded: Loaded, seat: int, parsed: Action) -> list[Event]:
         game = loaded.game
-        parsed = Action.from_json(action)
         try:
             events = self._deal(loaded) if parsed.type == "deal" else game.apply(seat, parsed)
         except GinRummyError as error:
@@ -446,6 +738,8 @@ class GameService:
         return events
 
     def _apply_undo(self, loaded: Loaded, seat: int) -> list[Event]:
+        if "r" in loaded.meta:
+            raise ApiError(409, "rated_game", "a rated game offers no undo")
         if self.bot_seat(loaded.meta) is None:
             # Undoing a stock draw would show the next stock card; between humans that is cheating.
             raise ApiError(409, "undo_not_allowed", "undo is only allowed in a game against a bot")
@@ -456,7 +750,8 @@ class GameService:
     @staticmethod
     def _refused(error: GinRummyError, game: Game, seat: int) -> ActionRefused:
         """The engine's refusal with the caller's legal actions (they help and reveal nothing new)."""
-        return ActionRefused(error, [a.to_json() for a in game.legal_actions(seat)], game.to_act)
+        legal = game.legal_actions(seat) + game.ending_actions(seat)
+        return ActionRefused(error, [a.to_json() for a in legal], game.to_act)
 
     def _commit(
         self,

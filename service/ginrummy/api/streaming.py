@@ -13,6 +13,7 @@ during a stream, its last line is ``{"type": "error", "code": "store_unavailable
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -45,7 +46,7 @@ def _wanted_type() -> str:
 
 
 def events_response(svc: GameService, game_id: str, token: str | None, query: dict[str, Any]) -> Response:
-    seat = svc.reader_seat(game_id, token)
+    seat, clocked = svc.reader_seat(game_id, token)
     after: str | None = query.get("after")
     kind = _wanted_type()
     if kind == SSE and after is None:
@@ -57,7 +58,7 @@ def events_response(svc: GameService, game_id: str, token: str | None, query: di
     config = svc.config
     if kind == "application/json":
         wait = min(float(query.get("wait") or 0), config.max_wait)
-        rows = svc.store.read_events(game_id, after, count=PAGE_SIZE, wait_ms=int(wait * 1000))
+        rows = _read(svc, game_id, after, wait, clocked)
         events = [seat_event(cursor, payload, seat) for cursor, payload in rows]
         truncated = bool(rows) and after is not None and not _successor(after, rows[0][0])
         body = {"events": events, "cursor": rows[-1][0] if rows else after, "truncated": truncated}
@@ -65,11 +66,28 @@ def events_response(svc: GameService, game_id: str, token: str | None, query: di
         response.headers["Cache-Control"] = "no-store"
         return response
     duration = min(float(query.get("wait") or config.stream_max), config.stream_max)
-    generator = _stream(svc, game_id, seat, after, duration, kind == SSE)
+    generator = _stream(svc, game_id, seat, after, duration, kind == SSE, clocked)
     response = Response(stream_with_context(generator), mimetype=kind)
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"  # proxies must not hold the stream back
     return response
+
+
+CLOCK_LOOK = 1.0  # seconds: how often a wait on a game with a clock looks for a passed deadline
+
+
+def _read(svc: GameService, game_id: str, after: str | None, wait: float, clocked: bool) -> list[Any]:
+    """Events after ``after``, waiting up to ``wait`` seconds for one. On a game with a clock the wait
+    looks every second for a passed deadline and commits the loss on time (whose events it then
+    returns): a client that only follows events learns of a timeout without reading the view."""
+    deadline = time.monotonic() + wait
+    while True:
+        step = min(CLOCK_LOOK, deadline - time.monotonic()) if clocked else deadline - time.monotonic()
+        rows = svc.store.read_events(game_id, after, count=PAGE_SIZE, wait_ms=max(0, int(step * 1000)))
+        if rows or time.monotonic() >= deadline or not clocked:
+            return rows
+        with contextlib.suppress(ApiError):  # a refusal here is another request's business
+            svc.expire_if_due(game_id)
 
 
 def _valid_cursor(text: str) -> bool:
@@ -78,7 +96,13 @@ def _valid_cursor(text: str) -> bool:
 
 
 def _stream(
-    svc: GameService, game_id: str, seat: int | None, after: str | None, duration: float, sse: bool
+    svc: GameService,
+    game_id: str,
+    seat: int | None,
+    after: str | None,
+    duration: float,
+    sse: bool,
+    clocked: bool,
 ) -> Iterator[str]:
     deadline = time.monotonic() + duration
     keepalive = max(1, svc.config.stream_keepalive)
@@ -89,9 +113,8 @@ def _stream(
         left = deadline - time.monotonic()
         if left <= 0:
             return
-        wait_ms = int(min(keepalive, left) * 1000) or 1
         try:
-            rows = svc.store.read_events(game_id, after, count=PAGE_SIZE, wait_ms=wait_ms)
+            rows = _read(svc, game_id, after, min(keepalive, left), clocked)
         except StoreUnavailable as error:
             # The headers are long gone: end the stream with a last line saying why and when to come
             # back (from the last cursor), rather than cutting the connection.

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import Bot, BotError
+from .base import Bot, BotError, play_actions
 from .expert import ExpertBot, TrapperBot
 from .hints import hint
 from .simple import SimpleBot
@@ -52,4 +52,4 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     return cls(seed)
 
 
-__all__ = ["BOTS", "Bot", "BotError", "UnknownBotError", "hint", "list_bots", "make_bot"]
+__all__ = ["BOTS", "Bot", "BotError", "UnknownBotError", "hint", "list_bots", "make_bot", "play_actions"]

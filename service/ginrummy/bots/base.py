@@ -1,5 +1,8 @@
 """The bot interface: a bot reads one seat view and returns one of its legal actions.
 
+A bot plays: it never resigns or aborts. It reads the view's legal actions through
+:func:`play_actions`, which leaves those two out (the view lists them for a human's sake).
+
 A bot never receives the game object, only the view the engine produces for its seat, so it can
 see exactly what a human in that seat sees. Each bot owns a ``random.Random(seed)`` and uses no
 global random state, so a bot is deterministic given its seed and the views it is shown.
@@ -11,6 +14,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from ginrummy.engine.actions import ENDING_TYPES
 from ginrummy.engine.cards import parse_card
 from ginrummy.engine.melds import knock_min
 
@@ -38,11 +42,16 @@ class Turn:
     layoff_best: Action | None = None
 
 
+def play_actions(view: View) -> list[Action]:
+    """The view's legal actions less the ones that end the match early (resign, abort), as they are."""
+    return [a for a in view.get("legal_actions") or [] if a.get("type") not in ENDING_TYPES]
+
+
 def read_turn(view: View) -> Turn:
-    """Classifies the view's legal actions."""
-    legal = view.get("legal_actions") or []
+    """Classifies the view's legal actions (the play only: see :func:`play_actions`)."""
+    legal = play_actions(view)
     if not legal:
-        raise BotError("the view lists no legal action for this seat")
+        raise BotError("the view lists no legal action for this seat to play (bots never resign or abort)")
     turn = Turn(kind="other", legal=legal)
     discards: dict[int, Action] = {}
     knocks: dict[int, Action] = {}

@@ -6,7 +6,7 @@ from ginrummy.engine.cards import CARD_VALUES
 from ginrummy.engine.melds import knock_min, min_deadwood
 
 from .analysis import NEIGHBOURS, Action, Knowledge, View, in_some_meld, melded_mask
-from .base import Bot, Turn, draw_action
+from .base import Bot, Turn, draw_action, play_actions
 from .simple import SimpleBot
 
 
@@ -18,7 +18,7 @@ class RandomBot(Bot):
     description = "Plays any legal move at random; a baseline, not an opponent."
 
     def choose(self, view: View) -> Action:
-        legal = view.get("legal_actions") or []
+        legal = play_actions(view)
         if not legal:
             return super().choose(view)  # raises the clear error
         action: Action = legal[self.rng.randrange(len(legal))]

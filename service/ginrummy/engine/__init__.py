@@ -9,7 +9,7 @@
 from .actions import Action
 from .cards import card_text, card_value, mask_of, parse_card, parse_cards, texts
 from .errors import GinRummyError
-from .game import Game
+from .game import Game, MatchEnd
 from .hand import Event, Hand, HandEnd, HandOutcome, Phase
 from .melds import Arrangement, Meld, MeldKind, best_melds, deadwood, knock_deadwood
 from .rules import OPTION_DOCS, PRESET_DOCS, PRESETS, Rules
@@ -28,6 +28,7 @@ __all__ = [
     "Hand",
     "HandEnd",
     "HandOutcome",
+    "MatchEnd",
     "Meld",
     "MeldKind",
     "Phase",

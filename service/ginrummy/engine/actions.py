@@ -6,6 +6,8 @@ An action's JSON form is what `legal_actions` lists and what the service accepts
 {'type': 'discard', 'card': 'TH'}
 >>> Action.knock(None).to_json()
 {'type': 'knock', 'discard': None}
+>>> Action.from_json({"type": "resign"}) == Action.resign()
+True
 >>> Action.from_json({"type": "draw", "source": "pile"})
 Traceback (most recent call last):
 ...
@@ -27,7 +29,11 @@ PASS = "pass"
 DISCARD = "discard"
 KNOCK = "knock"
 LAYOFF = "layoff"
-ACTION_TYPES = (DEAL, DRAW, PASS, DISCARD, KNOCK, LAYOFF)
+RESIGN = "resign"
+ABORT = "abort"
+ACTION_TYPES = (DEAL, DRAW, PASS, DISCARD, KNOCK, LAYOFF, RESIGN, ABORT)
+# Actions that end the match early instead of playing it (see game.py): either seat, at any turn.
+ENDING_TYPES = (RESIGN, ABORT)
 STOCK = "stock"
 PILE = "discard"
 
@@ -38,6 +44,8 @@ _FIELDS: dict[str, frozenset[str]] = {
     DISCARD: frozenset({"card"}),
     KNOCK: frozenset({"discard", "melds"}),
     LAYOFF: frozenset({"best", "melds", "layoffs"}),
+    RESIGN: frozenset(),
+    ABORT: frozenset(),
 }
 
 
@@ -81,6 +89,16 @@ class Action:
     @staticmethod
     def layoff(melds: tuple[int, ...], layoffs: tuple[tuple[Card, int], ...]) -> Action:
         return Action(LAYOFF, melds=melds, layoffs=layoffs)
+
+    @staticmethod
+    def resign() -> Action:
+        """Give up the match: the opponent wins it (either seat, at any time before the match is over)."""
+        return Action(RESIGN)
+
+    @staticmethod
+    def abort() -> Action:
+        """Call the match off with no result (only before the first card of hand 1 is drawn)."""
+        return Action(ABORT)
 
     def canonical(self) -> Action:
         """The action without a chosen arrangement: the form `legal_actions` lists for knocks."""

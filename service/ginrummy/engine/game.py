@@ -11,15 +11,45 @@
 ...     _ = game.apply(seat, rng.choice(game.legal_actions(seat)), rng=rng)
 >>> game.match_winner in (0, 1)
 True
+
+Ending a match early
+--------------------
+Besides the play (:meth:`Game.legal_actions`), a seat may end the match (:meth:`Game.ending_actions`):
+
+- ``resign``: either seat, at any time until the match is over (whoever's turn it is, between hands too).
+  It is a forfeit by that seat with the reason ``resigned``; the service forfeits a seat the same way
+  (:meth:`Game.forfeit`) when it runs out of time (``timeout``) or has left the game (``abandoned``).
+- ``abort``: either seat, while hand 1 is live and untouched (no card drawn or taken yet; passing the
+  upcard does not count). The match ends with no winner and nothing scored.
+
+A forfeit loses the match. Every game still being played (the latest one; in Hollywood each unfinished
+one) is settled at once as though the opponent had just reached the target: the opponent's game bonus,
+each player's box bonuses for the hands they won in it, the shutout if the forfeiting seat won no hand in
+it, the hand points as they stand. The opponent wins that game even when the forfeiting seat's grand
+total is higher. The live hand is abandoned: it scores nothing, has no summary and is never revealed.
+In a best-of-N match the opponent is also credited with the games it still needed (games never played:
+they have no score sheet), so that it has won the match by the count too; in Hollywood the games already
+finished keep their winners. The events of a forfeit are a ``game_over`` per settled game and a
+``match_over``, each with ``reason`` and ``forfeited_by``; an abort makes one ``match_over`` with
+``reason: "aborted"``, ``aborted_by`` and no winner (its ``seat`` is None).
+
+>>> game = Game.new(Rules(), random.Random(1), first_dealer=0)
+>>> [a.to_json()["type"] for a in game.ending_actions(1)]
+['resign', 'abort']
+>>> [(e.type, e.seat, e.data["reason"]) for e in game.apply(0, Action.resign())]
+[('game_over', 1, 'resigned'), ('match_over', 1, 'resigned')]
+>>> game.phase, game.match_winner, game.end_reason, game.forfeited_by, game.ending_actions(1)
+('match_over', 1, <MatchEnd.RESIGNED: 'resigned'>, 0, [])
 """
 
 from __future__ import annotations
 
+import enum
 import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import DEAL, Action
+from .actions import ABORT, DEAL, RESIGN, Action
 from .cards import card_text, texts
 from .errors import CannotUndoError, GameOverError, IllegalActionError, NotYourTurnError
 from .hand import Event, Hand, HandEnd, HandOutcome, _event
@@ -30,22 +60,38 @@ SEATS = (0, 1)
 HOLLYWOOD_GAMES = 3
 
 
+class MatchEnd(enum.StrEnum):
+    """How a match ended before its games were played out (it equals its text: ``"resigned"``…)."""
+
+    RESIGNED = "resigned"
+    TIMEOUT = "timeout"
+    ABANDONED = "abandoned"
+    ABORTED = "aborted"
+
+
+FORFEITS = (MatchEnd.RESIGNED, MatchEnd.TIMEOUT, MatchEnd.ABANDONED)
+
+
 @dataclass
 class GameScore:
-    """The score sheet of one game: hand points, hands won, and the bonuses once it is over."""
+    """The score sheet of one game: hand points, hands won, and the bonuses once it is over.
+    ``forfeited_by``: the seat that forfeited the match while this game was being played."""
 
     number: int
     points: list[int] = field(default_factory=lambda: [0, 0])
     hands_won: list[int] = field(default_factory=lambda: [0, 0])
     reached_target: int | None = None
+    forfeited_by: int | None = None
 
     @property
     def over(self) -> bool:
-        return self.reached_target is not None
+        return self.reached_target is not None or self.forfeited_by is not None
 
     def settle(self, rules: Rules) -> dict[str, Any]:
-        """Bonuses, grand totals and the winner (meaningful once the game is over)."""
-        winner_seat = self.reached_target
+        """Bonuses, grand totals and the winner (meaningful once the game is over). A forfeited game is
+        settled as though the opponent had reached the target, and the opponent wins it."""
+        forfeited = self.forfeited_by
+        winner_seat = self.reached_target if forfeited is None else 1 - forfeited
         game_bonus = [0, 0]
         box = [rules.box_bonus * won for won in self.hands_won]
         points = list(self.points)
@@ -61,7 +107,7 @@ class GameScore:
         grand = [points[s] + game_bonus[s] + box[s] for s in SEATS]
         # The higher grand total wins; a tie goes to the player who reached the target.
         winner = winner_seat
-        if winner_seat is not None and grand[0] != grand[1]:
+        if winner_seat is not None and grand[0] != grand[1] and forfeited is None:
             winner = 0 if grand[0] > grand[1] else 1
         return {
             "number": self.number,
@@ -69,6 +115,7 @@ class GameScore:
             "hands_won": list(self.hands_won),
             "over": self.over,
             "reached_target": self.reached_target,
+            "forfeited_by": forfeited,
             "bonuses": {
                 "game": game_bonus,
                 "box": box,
@@ -118,6 +165,8 @@ class Game:
         self.games_won = [0, 0]
         self.summaries: list[HandSummary] = []
         self.match_winner: int | None = None
+        self.end_reason: MatchEnd | None = None  # set when the match ended early (see the module docstring)
+        self.forfeited_by: int | None = None
 
     @classmethod
     def new(cls, rules: Rules, rng: random.Random, *, first_dealer: int | None = None) -> Game:
@@ -130,7 +179,7 @@ class Game:
 
     @property
     def match_over(self) -> bool:
-        return self.match_winner is not None
+        return self.match_winner is not None or self.end_reason is not None
 
     @property
     def hand_over(self) -> bool:
@@ -150,16 +199,36 @@ class Game:
     @property
     def to_act(self) -> int | None:
         """The seat whose move it is; None between hands (either seat may deal) or when all is over."""
-        if self.hand is None or self.hand.over:
+        if self.hand is None or self.hand.over or self.match_over:
             return None
         return self.hand.turn
 
     def legal_actions(self, seat: int) -> list[Action]:
+        """The moves of the play `seat` may make now; resign and abort are :meth:`ending_actions`."""
         if self.match_over:
             return []
         if self.hand is None or self.hand.over:
             return [Action.deal()]
         return self.hand.legal_actions(seat)
+
+    def ending_actions(self, seat: int) -> list[Action]:
+        """What `seat` may do now to end the match early: resign until the match is over, and abort
+        while it may still be called off."""
+        if self.match_over or seat not in SEATS:
+            return []
+        return [Action.resign(), Action.abort()] if self.abort_allowed else [Action.resign()]
+
+    @property
+    def abort_allowed(self) -> bool:
+        """Whether the match may still be called off: hand 1 is live and no card has been drawn in it."""
+        hand = self.hand
+        return (
+            not self.match_over
+            and self.hand_number == 1
+            and hand is not None
+            and not hand.over
+            and hand.untouched
+        )
 
     def hand_deck(self) -> tuple[int, ...]:
         """The live hand's deck order (server-side only: for the shuffle commitment)."""
@@ -185,6 +254,10 @@ class Game:
         action = Action.from_json(action)
         if self.match_over:
             raise GameOverError("the match is over")
+        if action.type == RESIGN:
+            return self.forfeit(seat, MatchEnd.RESIGNED)
+        if action.type == ABORT:
+            return self._abort(seat)
         if action.type == DEAL:
             if not self.hand_over:
                 raise IllegalActionError("the hand is still being played")
@@ -271,11 +344,14 @@ class Game:
                 score.reached_target = winner
         return tuple(credited)
 
+    def _games_needed(self) -> int:
+        """How many games win the match: more than half."""
+        return (HOLLYWOOD_GAMES if self.rules.hollywood else self.rules.games) // 2 + 1
+
     def _decide_match(self) -> list[Event]:
         """The games in play are all over: the match ends once a player has won enough of them."""
-        needed = (HOLLYWOOD_GAMES if self.rules.hollywood else self.rules.games) // 2 + 1
         leader = 0 if self.games_won[0] >= self.games_won[1] else 1
-        if self.games_won[leader] >= needed or self.rules.hollywood:
+        if self.games_won[leader] >= self._games_needed() or self.rules.hollywood:
             self.match_winner = leader
             return [_event("match_over", leader, games_won=list(self.games_won))]
         return []
@@ -308,12 +384,52 @@ class Game:
             return values[0], values[1]
         return min_deadwood(hand.hands[0]), min_deadwood(hand.hands[1])
 
+    # -- ending early ---------------------------------------------------------------------------
+
+    def forfeit(self, seat: int, reason: str) -> list[Event]:
+        """End the match with `seat` losing it, for `reason`: ``resigned`` (its ``resign``), ``timeout``
+        or ``abandoned`` (claimed by the service). Scored as the module docstring says; returns the
+        events, like :meth:`apply`. Raises GameOverError once the match is over."""
+        if seat not in SEATS:
+            raise NotYourTurnError(f"there is no seat {seat!r}")
+        if reason not in FORFEITS:
+            raise ValueError(f"a forfeit is {', '.join(FORFEITS)}, not {reason!r}")
+        if self.match_over:
+            raise GameOverError("the match is over")
+        why = MatchEnd(reason)
+        winner = 1 - seat
+        events: list[Event] = []
+        for score in self.current_scores():
+            if not score.over:
+                score.forfeited_by = seat
+                self.games_won[winner] += 1
+                events.append(_event("game_over", winner, reason=why.value, **score.settle(self.rules)))
+        if not self.rules.hollywood:
+            # The games never played go to the opponent: as many as it still needed to win the match.
+            self.games_won[winner] = max(self.games_won[winner], self._games_needed())
+        self.match_winner, self.end_reason, self.forfeited_by = winner, why, seat
+        events.append(
+            _event("match_over", winner, games_won=list(self.games_won), reason=why.value, forfeited_by=seat)
+        )
+        return events
+
+    def _abort(self, seat: int) -> list[Event]:
+        if not self.abort_allowed:
+            raise IllegalActionError(
+                "a match can be aborted only before the first card of its first hand is drawn: resign instead"
+            )
+        self.end_reason = MatchEnd.ABORTED
+        reason = MatchEnd.ABORTED.value
+        return [_event("match_over", None, games_won=list(self.games_won), reason=reason, aborted_by=seat)]
+
     # -- undo -----------------------------------------------------------------------------------
 
     def undo(self, seat: int) -> int:
         """Take back `seat`'s last action in the live hand and everything after it, replaying the hand on
         the same deck (so the stock stays as it was). Returns how many actions were taken back."""
         hand = self.hand
+        if self.match_over:
+            raise CannotUndoError("the match is over: nothing can be taken back")
         if hand is None or hand.over:
             raise CannotUndoError("only moves of a hand still being played can be taken back")
         last = max((i for i, e in enumerate(hand.log) if e.seat == seat), default=None)

@@ -222,6 +222,11 @@ class Hand:
         return self.phase is Phase.OVER
 
     @property
+    def untouched(self) -> bool:
+        """Whether no card has been drawn or taken yet (passing the upcard leaves a hand untouched)."""
+        return all(entry.action.type == PASS for entry in self.log)
+
+    @property
     def upcard(self) -> Card:
         return self.deck[2 * HAND_SIZE]
 

@@ -23,7 +23,7 @@ from . import melds as _melds
 from .actions import DISCARD, DRAW, KNOCK, LAYOFF, PASS, PILE, STOCK, Action
 from .cards import cards_of, mask_value
 from .errors import BadStateError, GinRummyError
-from .game import Game, GameScore, HandSummary
+from .game import Game, GameScore, HandSummary, MatchEnd
 from .hand import Hand, HandEnd, HandOutcome, LogEntry, Phase
 from .melds import LayoffResult, Meld
 from .rules import Rules
@@ -84,7 +84,12 @@ def to_state(game: Game) -> dict[str, Any]:
         "d": game.dealer,
         "n": game.hand_number,
         "s": [
-            [*s.points, *s.hands_won, -1 if s.reached_target is None else s.reached_target]
+            [
+                *s.points,
+                *s.hands_won,
+                -1 if s.reached_target is None else s.reached_target,
+                *([] if s.forfeited_by is None else [s.forfeited_by]),
+            ]
             for s in game.scores
         ],
         "w": game.games_won,
@@ -95,6 +100,8 @@ def to_state(game: Game) -> dict[str, Any]:
         ],
         "H": None if game.hand is None else _hand_state(game.hand),
     }
+    if game.end_reason is not None:  # only then: a game saved before these existed dumps as it was
+        state["e"] = [game.end_reason.value, game.forfeited_by]
     return state
 
 
@@ -105,10 +112,16 @@ def from_state(state: dict[str, Any]) -> Game:
     game = Game(rules, int(state["d"]))
     game.hand_number = int(state["n"])
     game.scores = []
-    for number, (p0, p1, w0, w1, reached) in enumerate(state["s"], start=1):
-        game.scores.append(GameScore(number, [p0, p1], [w0, w1], None if reached < 0 else reached))
+    for number, (p0, p1, w0, w1, reached, *forfeit) in enumerate(state["s"], start=1):
+        forfeited_by = int(forfeit[0]) if forfeit else None
+        game.scores.append(
+            GameScore(number, [p0, p1], [w0, w1], None if reached < 0 else reached, forfeited_by)
+        )
     game.games_won = list(state["w"])
     game.match_winner = state["m"]
+    if "e" in state:
+        reason, game.forfeited_by = state["e"]
+        game.end_reason = MatchEnd(reason)
     game.summaries = [
         HandSummary(n, HandEnd(end), winner, points, knocker, (d0, d1), tuple(games))
         for n, end, winner, points, knocker, d0, d1, games in state["h"]

@@ -70,6 +70,8 @@ def seat_view(game: Game, seat: int | None, omit: frozenset[str] = frozenset()) 
     view: dict[str, Any] = {
         "seat": seat,
         "phase": game.phase,
+        "end_reason": None if game.end_reason is None else game.end_reason.value,
+        "forfeited_by": game.forfeited_by,
         "turn": game.to_act,
         "dealer": hand.dealer,
         "hand_number": game.hand_number,
@@ -90,7 +92,10 @@ def seat_view(game: Game, seat: int | None, omit: frozenset[str] = frozenset()) 
     view["stock_size"] = hand.stock_size
     view["knock"] = _knock(game, seat)
     view["result"] = None if live else hand_result(hand)
-    view["legal_actions"] = [] if seat is None else [a.to_json() for a in game.legal_actions(seat)]
+    # A seat may also resign (or abort): a client sees every action it may post in one list.
+    view["legal_actions"] = (
+        [] if seat is None else [a.to_json() for a in (*game.legal_actions(seat), *game.ending_actions(seat))]
+    )
     if "history" not in omit:
         view["history"] = hand_history(hand, seat)
     view["scores"] = scores_view(game)

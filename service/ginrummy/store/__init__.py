@@ -1,4 +1,4 @@
-"""The only code that talks to Redis: the game store and the Redis client factory."""
+"""The only code that talks to Redis: the game, player and lobby stores and the Redis client factory."""
 
 from .connection import EmbeddedRedis, make_client, rate_limit_storage
 from .games import (
@@ -14,6 +14,8 @@ from .games import (
     StoreUnavailable,
     TooManyLiveGames,
 )
+from .lobby import Lobby, SeekIncompatible, SeekNotFound, SeekNotOpen, new_seek_id
+from .players import NameTaken, PlayerStore, RatingContention
 
 __all__ = [
     "EmbeddedRedis",
@@ -22,6 +24,13 @@ __all__ = [
     "GameStore",
     "Idempotency",
     "IdempotencyKeyUsed",
+    "Lobby",
+    "NameTaken",
+    "PlayerStore",
+    "RatingContention",
+    "SeekIncompatible",
+    "SeekNotFound",
+    "SeekNotOpen",
     "StaleVersion",
     "StoreError",
     "StoreTimeout",
@@ -29,5 +38,6 @@ __all__ = [
     "TooManyLiveGames",
     "Stored",
     "make_client",
+    "new_seek_id",
     "rate_limit_storage",
 ]

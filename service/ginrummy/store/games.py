@@ -292,7 +292,11 @@ class GameStore:
     def live_key(client_key: str) -> str:
         return f"gin:live:c:{client_key}"
 
-    def reserve_live_game(self, game_id: str, client_key: str, *, per_client: int, overall: int) -> None:
+    LIVE_PUBLIC = "gin:live:public"
+
+    def reserve_live_game(
+        self, game_id: str, client_key: str, *, per_client: int, overall: int, public: bool = False
+    ) -> None:
         """Count a new game as live for ``live_ttl`` (until it finishes, see :meth:`release_live_game`);
         raises :class:`TooManyLiveGames` when the client or everyone together has too many. A game that
         goes on longer than ``live_ttl`` after its creation is no longer counted (bounds, not ledgers)."""
@@ -303,11 +307,22 @@ class GameStore:
         if not self._live(keys=[self.LIVE_ALL], args=[*args, overall, self.live_ttl]):
             self.client.zrem(self.live_key(client_key), game_id)
             raise TooManyLiveGames("all")
+        if public:
+            self.client.zadd(self.LIVE_PUBLIC, {game_id: now})
+            self.client.zremrangebyscore(self.LIVE_PUBLIC, "-inf", now - self.live_ttl)
 
     def release_live_game(self, game_id: str, client_key: str) -> None:
         """A game is over (or was never made): it no longer counts."""
         self.client.zrem(self.live_key(client_key), game_id)
         self.client.zrem(self.LIVE_ALL, game_id)
+        self.client.zrem(self.LIVE_PUBLIC, game_id)
+
+    def public_games(self, limit: int) -> list[str]:
+        """The public games in play, newest first (an expired one is dropped by the caller's forget)."""
+        return [_text(g) for g in self.client.zrevrange(self.LIVE_PUBLIC, 0, limit - 1)]
+
+    def forget_public(self, game_id: str) -> None:
+        self.client.zrem(self.LIVE_PUBLIC, game_id)
 
     # --- writes -----------------------------------------------------------------------------------
     def _args(

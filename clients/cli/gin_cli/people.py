@@ -1,0 +1,173 @@
+"""Players and the lobby on a terminal: the ``--clock`` notation, and the screens of ``gin lobby``,
+``gin profile`` and ``gin leaderboard`` (everything shown comes from the service's answers).
+
+>>> parse_clock("eaai"), parse_clock("60"), parse_clock("300+5")
+('eaai', {'per_move': 60}, {'bank': 300, 'increment': 5})
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from .screen import Screen
+
+CLOCK_PRESETS = ("eaai",)
+
+
+def parse_clock(text: str) -> str | dict[str, int]:
+    """``--clock``: a preset (``eaai``: 30 s each for the match), ``SECONDS`` a move, or ``BANK+INCREMENT``
+    (seconds for the match, seconds added per move). An argparse type: a bad value is a usage error."""
+    word = text.strip().lower()
+    if word in CLOCK_PRESETS:
+        return word
+    bank, plus, increment = word.partition("+")
+    if bank.isdigit() and int(bank) > 0 and (not plus or increment.isdigit()):
+        return {"bank": int(bank), "increment": int(increment)} if plus else {"per_move": int(bank)}
+    raise argparse.ArgumentTypeError(
+        f"a clock is eaai, SECONDS a move (60) or BANK+INCREMENT seconds (300+5), not {text!r}"
+    )
+
+
+def clock_words(clock: Mapping[str, Any] | None) -> str:
+    """A time control in a few words.
+
+    >>> clock_words(None), clock_words({"preset": "eaai"}), clock_words({"per_move": 60, "increment": 0})
+    ('no clock', 'clock eaai', 'clock 60 s a move')
+    >>> clock_words({"bank": 300, "increment": 5})
+    'clock 300+5 s'
+    """
+    if not clock:
+        return "no clock"
+    if clock.get("preset"):
+        return f"clock {clock['preset']}"
+    words = []
+    if clock.get("bank"):
+        words.append(f"{clock['bank']}+{clock.get('increment') or 0} s")
+    if clock.get("per_move"):
+        words.append(f"{clock['per_move']} s a move")
+    return "clock " + ", ".join(words)
+
+
+def rules_words(rules: Mapping[str, Any]) -> str:
+    """A seek's rules: the preset and its option overrides.
+
+    >>> rules_words({"preset": "standard", "options": {"target": 10}, "clock": None})
+    'standard target=10'
+    """
+    options = rules.get("options") or {}
+    return " ".join([str(rules.get("preset") or "standard"), *(f"{k}={v}" for k, v in options.items())])
+
+
+def ago(when: Any, now: float | None = None) -> str:
+    """How long ago a unix time was, roughly.
+
+    >>> ago(100.0, now=130.0), ago(0, now=7200.0), ago(None)
+    ('30 s ago', '2 h ago', '')
+    """
+    if not isinstance(when, int | float):
+        return ""
+    seconds = max(0, int((time.time() if now is None else now) - when))
+    if seconds < 60:
+        return f"{seconds} s ago"
+    if seconds < 3600:
+        return f"{seconds // 60} min ago"
+    if seconds < 86400:
+        return f"{seconds // 3600} h ago"
+    return f"{seconds // 86400} d ago"
+
+
+def rating_words(rating: Mapping[str, Any] | None) -> str:
+    """A rating as shown: ``1532`` (``1532?`` while provisional), or ``unrated``.
+
+    >>> rating_words({"rating": 1620, "provisional": True}), rating_words(None)
+    ('1620?', 'unrated')
+    """
+    if not rating or rating.get("rating") is None:
+        return "unrated"
+    return f"{rating['rating']}{'?' if rating.get('provisional') else ''}"
+
+
+def render_lobby(screen: Screen, seeks: list[dict[str, Any]], games: list[dict[str, Any]]) -> None:
+    """The open seeks (take one with ``gin accept``) and the public games in play."""
+    screen.rule("Open seeks (gin accept SEEK_ID · gin seek posts one)")
+    for seek in seeks:
+        rules = seek.get("rules") or {}
+        rating = seek.get("rating")
+        parts = [
+            rules_words(rules),
+            "rated" if seek.get("rated") else "casual",
+            clock_words(rules.get("clock")),
+        ]
+        wanted = (seek.get("min_rating"), seek.get("max_rating"))
+        if any(w is not None for w in wanted):
+            parts.append(f"ratings {wanted[0] or 0}–{wanted[1] or '…'}")
+        who = f"{seek.get('player', '?')} ({rating if rating is not None else 'unrated'})"
+        when = ago(seek.get("created"))
+        screen.line((f"  {seek.get('id', '?')}", "bold"), f"  {who}  ", " · ".join(parts), f"  {when}")
+    if not seeks:
+        screen.line("  none: gin seek waits here for an opponent")
+    screen.rule("Public games in play")
+    for game in games:
+        names = []
+        for player in game.get("players") or []:
+            name = str(player.get("name") or "?")
+            names.append(f"{name} (bot)" if player.get("type") == "bot" else name)
+        rules = game.get("rules") or {}
+        what = "rated" if game.get("rated") else "casual"
+        screen.line(
+            (f"  {game.get('game_id', '?')}", "bold"),
+            f"  {' vs '.join(names)}  · {what} · target {rules.get('target', '?')}"
+            f" · hand {game.get('hand_number', '?')}",
+        )
+    if not games:
+        screen.line("  none")
+
+
+def render_profile(screen: Screen, profile: Mapping[str, Any]) -> None:
+    """A player's profile: games, ratings with their rank, recent games."""
+    games = profile.get("games") or {}
+    screen.rule(f"{profile.get('name', '?')}")
+    screen.line(
+        f"Games: {games.get('played', 0)} played · {games.get('won', 0)} won · {games.get('lost', 0)} lost"
+    )
+    ratings = profile.get("ratings") or {}
+    for family, rating in ratings.items():
+        rank = rating.get("rank")
+        where = f" · rank {rank}" if rank else ""
+        screen.line(
+            f"Rating ({family}): {rating_words(rating)} ±{rating.get('deviation', '?')}"
+            f" · {rating.get('games', 0)} rated games{where}"
+        )
+    if not ratings:
+        screen.line("Rating: none yet (rated games: gin play --rated, gin seek --rated)")
+    recent = profile.get("recent") or []
+    if recent:
+        screen.line("Recent games:")
+    for game in recent[:10]:
+        change = game.get("rating_change")
+        delta = f" {change:+.0f}" if isinstance(change, int | float) else ""
+        reason = f" ({game['reason']})" if game.get("reason") else ""
+        kind = "rated" if game.get("rated") else "casual"
+        screen.line(
+            f"  {str(game.get('result', '?')):<5} vs {game.get('opponent') or '?'}{reason} · "
+            f"{game.get('family', '?')} {kind}{delta} · {ago(game.get('finished_at'))}"
+            f" · {game.get('game_id', '')}"
+        )
+
+
+def render_leaderboard(screen: Screen, board: Mapping[str, Any]) -> None:
+    """The leaderboard of a rules family."""
+    screen.rule(f"Leaderboard · {board.get('family', '?')}")
+    rows = board.get("players") or []
+    if not rows:
+        screen.line("  nobody yet: rated games put players here (gin seek --rated)")
+        return
+    screen.line(f"  {'#':>3}  {'player':<24} {'rating':>7} {'±':>4} {'games':>6}")
+    for row in rows:
+        screen.line(
+            f"  {row.get('rank', '?'):>3}  {str(row.get('name', '?'))[:24]:<24} {rating_words(row):>7}"
+            f" {row.get('deviation', '?'):>4} {row.get('games', 0):>6}"
+        )

@@ -1,0 +1,373 @@
+// The people of the start page: the player logged in on this service (POST /v1/players; its token kept in
+// this browser), the lobby (GET /v1/lobby: open seeks, each with a Play button that takes it), a quick
+// match (POST /v1/seeks: paired at once, or waiting with a long poll on GET /v1/seeks/{id} until someone
+// takes it, with a Cancel button), and a small leaderboard. A seek's token becomes the seat's token of
+// the game it starts; the page keeps it (storage.js) so that a reload goes on waiting.
+
+import { ApiError, NetworkError, sleep } from "./api.js";
+import { clear, h } from "./dom.js";
+import * as storage from "./storage.js";
+
+const LOBBY_EVERY = 3000; // ms between two looks at the open seeks while the start page is shown
+const SEEK_WAIT = 25; // seconds of one long poll on the seek
+
+/** A time control in words: "30 s for the match", "1 min a move", "5 min + 5 s a move". */
+export function clockWords(clock) {
+  if (!clock) return "no clock";
+  if (clock.preset === "eaai") return "EAAI: 30 s for the match";
+  const parts = [];
+  if (clock.bank != null) parts.push(`${duration(clock.bank)} for the match`);
+  if (clock.per_move != null) parts.push(`${duration(clock.per_move)} a move`);
+  let text = parts.join(", ") || "no clock";
+  if (clock.increment) text += ` + ${duration(clock.increment)} a move`;
+  return text;
+}
+
+function duration(seconds) {
+  if (seconds >= 3600 && seconds % 3600 === 0) return `${seconds / 3600} h`;
+  if (seconds >= 60 && seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
+}
+
+/** The clocks a new game or a seek may have (the form's select). */
+export const CLOCK_CHOICES = [
+  ["", "No clock", null],
+  ["eaai", "EAAI: 30 s for the match", { preset: "eaai" }],
+  ["move30", "30 s a move", { per_move: 30 }],
+  ["move60", "1 min a move", { per_move: 60 }],
+  ["bank300", "5 min for the match + 5 s a move", { bank: 300, increment: 5 }],
+  ["bank900", "15 min for the match", { bank: 900 }],
+];
+
+/** The seat of a game the lobby started, saved like any other (the game page reads it from storage). */
+function saveStarted(ctx, { gameId, seat, token }) {
+  const player = storage.loadPlayer(ctx.server);
+  storage.saveSeat({ gameId, seat, token, server: ctx.server, name: player?.name || "", player: player?.name, opponent: "human", commitments: {}, verified: {} });
+  ctx.go(gameId, seat);
+}
+
+/**
+ * The start page's people: ctx = {api, server, showError, clearError, notice, announce, go(gameId, seat),
+ * explain(err), onPlayer()}. Returns {player, lobby, leaderboard} panels and stop().
+ */
+export function peoplePanels(ctx) {
+  const stopper = new AbortController();
+  const signal = stopper.signal;
+  let seekAbort = null;
+
+  // --- the player ----------------------------------------------------------------------------------------
+  const playerPanel = h("section", { class: "panel player", id: "player", "aria-labelledby": "player-title" });
+
+  function drawPlayer({ confirmLogout = false } = {}) {
+    const player = storage.loadPlayer(ctx.server);
+    clear(playerPanel).append(h("h2", { id: "player-title" }, "Player"));
+    if (!player) {
+      const input = h("input", { id: "player-name", name: "player", maxlength: "40", autocomplete: "username", required: true, value: storage.playerName() });
+      const form = h("form", {
+        class: "invite-row",
+        onsubmit: async (event) => {
+          event.preventDefault();
+          const name = input.value.trim();
+          if (!name) return;
+          const submit = form.querySelector("button");
+          submit.disabled = true;
+          ctx.clearError();
+          try {
+            const made = await ctx.api.createPlayer(name);
+            storage.savePlayer(ctx.server, made);
+            storage.rememberName(made.name);
+            ctx.notice(`Logged in as ${made.name}.`);
+            ctx.onPlayer();
+          } catch (err) {
+            submit.disabled = false;
+            if (err instanceof ApiError && err.code === "name_taken") {
+              ctx.showError(`The name "${name}" is taken on this service. If it is yours, play from the browser where you chose it; otherwise choose another name.`);
+            } else {
+              ctx.showError(`Cannot log in: ${ctx.explain(err)}`);
+            }
+          }
+        },
+      }, h("label", { class: "visually-hidden", for: "player-name" }, "Player name"), input,
+        h("button", { type: "submit", class: "btn primary", "data-action": "login" }, "Log in"));
+      playerPanel.append(
+        h("p", { class: "note" }, "Log in to play rated games and to be matched with other people. A new name is yours on this service; this browser keeps its key."),
+        form,
+      );
+      return;
+    }
+    const stats = h("span", { class: "player-stats", id: "player-stats" });
+    const row = h("div", { class: "player-row" },
+      h("p", { class: "who-am-i" }, "Logged in as ", h("b", { id: "player-me" }, player.name), " ", stats));
+    if (confirmLogout) {
+      row.append(
+        h("div", { class: "confirm-inline", role: "group", "aria-label": "Log out?" },
+          h("p", { class: "note" }, `This browser forgets ${player.name}'s key: the name cannot be used here again without it.`),
+          h("div", { class: "buttons" },
+            h("button", { type: "button", class: "btn", "data-action": "logout-confirm", onclick: () => logout() }, "Log out"),
+            h("button", { type: "button", class: "btn subtle", "data-action": "logout-cancel", onclick: () => drawPlayer() }, "Cancel"))),
+      );
+    } else {
+      row.append(h("button", { type: "button", class: "btn subtle", "data-action": "logout", onclick: () => {
+        drawPlayer({ confirmLogout: true });
+        playerPanel.querySelector("[data-action=logout-cancel]")?.focus();
+      } }, "Log out"));
+    }
+    playerPanel.append(row);
+    ctx.api.profile(player.name).then((profile) => {
+      const games = profile.games || {};
+      const parts = [];
+      for (const [family, r] of Object.entries(profile.ratings || {})) parts.push(`${family} ${r.rating}${r.provisional ? "?" : ""}${r.rank ? ` (#${r.rank})` : ""}`);
+      parts.push(`${games.played || 0} played, ${games.won || 0} won`);
+      stats.textContent = `· ${parts.join(" · ")}`;
+    }).catch(() => undefined);
+  }
+
+  async function logout() {
+    const seek = storage.loadSeek(ctx.server);
+    if (seek) await cancelSeek(seek, { quiet: true });
+    storage.forgetPlayer(ctx.server);
+    ctx.notice("Logged out.");
+    ctx.onPlayer();
+  }
+
+  // --- the lobby -----------------------------------------------------------------------------------------
+  const seeking = h("div", { id: "seeking", class: "seeking", hidden: true });
+  const seekList = h("ul", { id: "seeks", class: "seek-list", "aria-label": "Open seeks" });
+  const lobbyNote = h("p", { class: "note", id: "lobby-note" }, "Looking at the lobby…");
+  const lobbyPanel = h("section", { class: "panel lobby-panel", id: "lobby", "aria-labelledby": "lobby-title" },
+    h("h2", { id: "lobby-title" }, "Lobby"), seeking, lobbyNote, seekList);
+
+  async function refreshLobby() {
+    let seeks;
+    try {
+      seeks = (await ctx.api.lobby(signal)).seeks || [];
+    } catch {
+      if (!signal.aborted) lobbyNote.textContent = "The lobby cannot be read just now.";
+      return;
+    }
+    const player = storage.loadPlayer(ctx.server);
+    const mine = storage.loadSeek(ctx.server);
+    const others = seeks.filter((s) => !(mine && mine.id === s.id) && !(player && s.player === player.name)).length;
+    if (!seeks.length) {
+      lobbyNote.textContent = player
+        ? "Nobody is waiting. Quick match puts you in the lobby until someone comes."
+        : "Nobody is waiting. Log in (above) to seek a game here.";
+    }
+    else if (!others) lobbyNote.textContent = "Only your seek is open for now.";
+    else lobbyNote.textContent = player ? "Players waiting for an opponent: Play takes their seek and starts the game." : "Players waiting for an opponent. Log in (above) to play them.";
+    const focused = document.activeElement?.dataset?.seek;
+    clear(seekList);
+    for (const seek of seeks) {
+      const own = (mine && mine.id === seek.id) || (player && seek.player === player.name);
+      const rules = seek.rules || {};
+      const facts = [rules.preset || seek.family, clockWords(rules.clock), seek.rated ? "rated" : "casual"];
+      if (rules.options && Object.keys(rules.options).length) facts.push(Object.entries(rules.options).map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`).join(", "));
+      const play = own
+        ? h("span", { class: "chip mine" }, "yours")
+        : h("button", {
+          type: "button",
+          class: "btn",
+          "data-action": "accept-seek",
+          "data-seek": seek.id,
+          disabled: !player,
+          title: player ? `Play ${seek.player}` : "Log in to play",
+          "aria-label": `Play ${seek.player}: ${facts.join(", ")}`,
+          onclick: (event) => accept(seek, event.currentTarget),
+        }, "Play");
+      seekList.append(h("li", { "data-seek": seek.id },
+        h("span", { class: "what" }, h("b", {}, seek.player), seek.rating != null ? ` (${seek.rating})` : "", h("small", {}, ` · ${facts.join(" · ")}`)),
+        play));
+    }
+    if (focused) seekList.querySelector(`[data-seek="${CSS.escape(focused)}"] button`)?.focus();
+  }
+
+  async function lobbyLoop() {
+    while (!signal.aborted) {
+      if (document.visibilityState !== "hidden") await refreshLobby();
+      await sleep(LOBBY_EVERY, signal);
+    }
+  }
+
+  async function accept(seek, button) {
+    const player = storage.loadPlayer(ctx.server);
+    if (!player) return;
+    button.disabled = true;
+    ctx.clearError();
+    const mine = storage.loadSeek(ctx.server);
+    if (mine && !(await cancelSeek(mine, { quiet: true }))) return; // ours was taken meanwhile: that game
+    try {
+      const game = await ctx.api.acceptSeek(seek.id, player.token);
+      saveStarted(ctx, { gameId: game.game_id, seat: game.seat, token: game.token });
+    } catch (err) {
+      button.disabled = false;
+      ctx.showError(`Cannot play ${seek.player}: ${ctx.explain(err)}`);
+      refreshLobby();
+    }
+  }
+
+  // --- seeking -------------------------------------------------------------------------------------------
+  /** Post a seek: a game at once, or a wait in the lobby. */
+  async function quickMatch(body, button) {
+    const player = storage.loadPlayer(ctx.server);
+    if (!player) return;
+    ctx.clearError();
+    if (button) button.disabled = true;
+    try {
+      const reply = await ctx.api.seek({ ...body, quick: true }, player.token);
+      if (reply.status === 201) {
+        saveStarted(ctx, { gameId: reply.data.game_id, seat: reply.data.seat, token: reply.data.token });
+        return;
+      }
+      const seek = { id: reply.data.seek.id, token: reply.data.token, rules: body.rules, clock: body.clock || null, rated: Boolean(body.rated), since: Date.now() };
+      storage.saveSeek(ctx.server, seek);
+      waitForMatch(seek);
+      seeking.querySelector("[data-action=cancel-seek]")?.focus(); // Quick match is disabled meanwhile
+      refreshLobby();
+    } catch (err) {
+      ctx.showError(`No quick match: ${ctx.explain(err)}`);
+    } finally {
+      if (button && !storage.loadSeek(ctx.server)) button.disabled = false; // still disabled while seeking
+    }
+  }
+
+  function drawSeeking(seek) {
+    if (!seek) {
+      const hadFocus = seeking.contains(document.activeElement);
+      seeking.hidden = true;
+      clear(seeking);
+      ctx.onSeeking?.(false, hadFocus); // the focus goes back to Quick match
+      return;
+    }
+    const facts = [seek.rules?.preset || "standard", clockWords(seek.clock), seek.rated ? "rated" : "casual"];
+    clear(seeking).append(
+      h("p", { class: "waiting", role: "status" }, h("span", { class: "spinner", "aria-hidden": "true" }),
+        h("span", {}, h("b", {}, "Looking for an opponent…"), ` ${facts.join(" · ")}. The game starts as soon as someone takes your seek.`)),
+      h("div", { class: "buttons" }, h("button", { type: "button", class: "btn", "data-action": "cancel-seek", onclick: () => cancelSeek(seek) }, "Cancel")),
+    );
+    seeking.hidden = false;
+    ctx.onSeeking?.(true);
+  }
+
+  /** Long-poll the seek until someone takes it (then open the game), it is cancelled or it expires. */
+  async function waitForMatch(seek) {
+    seekAbort?.abort();
+    const mine = new AbortController();
+    seekAbort = mine;
+    const stop = () => mine.abort();
+    signal.addEventListener("abort", stop);
+    drawSeeking(seek);
+    let failures = 0;
+    try {
+      while (!mine.signal.aborted) {
+        let status;
+        try {
+          status = await ctx.api.seekStatus(seek.id, seek.token, SEEK_WAIT, mine.signal);
+          failures = 0;
+        } catch (err) {
+          if (mine.signal.aborted || err.name === "AbortError") return;
+          if (err instanceof ApiError && [403, 404].includes(err.status)) {
+            storage.forgetSeek(ctx.server);
+            drawSeeking(null);
+            ctx.notice("Your seek is no longer in the lobby (it expired): nobody took it.");
+            return;
+          }
+          if (!(err instanceof NetworkError) && !(err instanceof ApiError && err.status >= 500)) throw err;
+          await sleep(Math.min(500 * 2 ** ++failures, 10000), mine.signal);
+          continue;
+        }
+        if (status.status === "matched" && status.game_id) {
+          storage.forgetSeek(ctx.server);
+          ctx.announce?.("An opponent took your seek: the game starts.");
+          saveStarted(ctx, { gameId: status.game_id, seat: status.seat ?? 0, token: seek.token });
+          return;
+        }
+        if (status.status === "cancelled") {
+          storage.forgetSeek(ctx.server);
+          drawSeeking(null);
+          return;
+        }
+      }
+    } catch (err) {
+      ctx.showError(`Waiting for an opponent failed: ${ctx.explain(err)}`);
+    } finally {
+      signal.removeEventListener("abort", stop);
+    }
+  }
+
+  /** Withdraw the seek. False when it had been taken meanwhile: its game is opened instead. */
+  async function cancelSeek(seek, { quiet = false } = {}) {
+    seekAbort?.abort();
+    try {
+      await ctx.api.cancelSeek(seek.id, seek.token);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === "seek_taken") {
+        try {
+          const status = await ctx.api.seekStatus(seek.id, seek.token, 0);
+          if (status.status === "matched" && status.game_id) {
+            storage.forgetSeek(ctx.server);
+            ctx.notice("Too late to cancel: someone took your seek. Here is the game.");
+            saveStarted(ctx, { gameId: status.game_id, seat: status.seat ?? 0, token: seek.token });
+            return false;
+          }
+        } catch {
+          // gone: nothing to open
+        }
+      } else if (!(err instanceof ApiError && [403, 404].includes(err.status))) {
+        ctx.showError(`Cannot cancel the seek: ${ctx.explain(err)}`);
+        waitForMatch(seek);
+        return false;
+      }
+    }
+    storage.forgetSeek(ctx.server);
+    drawSeeking(null);
+    if (!quiet) ctx.notice("Your seek is withdrawn from the lobby.");
+    refreshLobby();
+    return true;
+  }
+
+  // --- the leaderboard (a bonus: the best rated players of a rules family) ---------------------------------
+  const board = h("div", { id: "leaderboard" });
+  const family = h("select", { id: "leaderboard-family", "aria-label": "Rules family" });
+  const leaderboardPanel = h("details", {
+    class: "panel leaderboard",
+    ontoggle: (event) => {
+      if (event.currentTarget.open) drawBoard();
+    },
+  }, h("summary", {}, "Leaderboard"), h("div", { class: "invite-row" }, h("span", {}, "Rated games of"), family), board);
+  family.addEventListener("change", () => drawBoard());
+
+  async function drawBoard() {
+    clear(board).append(h("p", { class: "note" }, "Loading…"));
+    try {
+      const data = await ctx.api.leaderboard(family.value || "standard", 10);
+      const rows = data.players || [];
+      const me = storage.loadPlayer(ctx.server)?.name;
+      clear(board).append(rows.length
+        ? h("table", { class: "sheet" },
+          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Rating"), h("th", { scope: "col" }, "Games"))),
+          h("tbody", {}, rows.map((r) => h("tr", { class: r.name === me ? "me" : "" }, h("td", {}, r.rank), h("th", { scope: "row" }, r.name), h("td", {}, `${r.rating}${r.provisional ? "?" : ""}`), h("td", {}, r.games)))))
+        : h("p", { class: "note" }, "No rated game of these rules yet."));
+    } catch (err) {
+      clear(board).append(h("p", { class: "note" }, `The leaderboard cannot be read: ${ctx.explain(err)}`));
+    }
+  }
+
+  drawPlayer();
+  lobbyLoop();
+  const pending = storage.loadSeek(ctx.server);
+  if (pending && storage.loadPlayer(ctx.server)) waitForMatch(pending);
+
+  return {
+    player: playerPanel,
+    lobby: lobbyPanel,
+    leaderboard: leaderboardPanel,
+    quickMatch,
+    setFamilies(names) {
+      clear(family).append(...names.map((n) => h("option", { value: n }, n)));
+    },
+    stop() {
+      stopper.abort();
+      seekAbort?.abort();
+    },
+  };
+}

@@ -1,0 +1,118 @@
+"""docs/bots.md's "Write a bot" stays true: every code block of the section is used, in order, as a
+newcomer would — the SDK installed with pip into a fresh environment, the bot saved from the page, then
+``gin-bot`` and the JavaScript example against the real service.
+
+A block preceded by ``<!-- file: NAME -->`` is saved as that file; every other block is a shell script,
+run with the page's server address replaced by the test service's. The fresh environment sees the
+development environment's packages (requests, pip) through a ``.pth`` file, so that the install is the
+page's own command, ``pip install ./clients/python``, on a copy of the checkout's SDK.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from .conftest import CLIENTS, ROOT, SUMMARY, assert_played_to_the_end, bot_env, results
+
+DOC = ROOT / "docs" / "bots.md"
+PAGE_SERVER = "http://127.0.0.1:8000"
+BLOCK = re.compile(
+    r"^(?P<indent> *)```(?P<lang>\w+)\n(?P<body>.*?)^(?P=indent)```$", re.MULTILINE | re.DOTALL
+)
+FILE_MARK = re.compile(r"<!-- file: (\S+) -->$")
+
+
+def section_blocks() -> list[tuple[str, str, str | None]]:
+    """(language, text, file name or None) of each code block of the section, in order."""
+    section = DOC.read_text(encoding="utf-8").split("\n## Write a bot\n", 1)[1].split("\n## ", 1)[0]
+    blocks = []
+    for block in BLOCK.finditer(section):
+        line_before = section[: block.start()].rstrip().splitlines()[-1].strip()
+        file = FILE_MARK.fullmatch(line_before)
+        blocks.append((block["lang"], textwrap.dedent(block["body"]), file[1] if file else None))
+    return blocks
+
+
+def fresh_environment(where: Path) -> Path:
+    """A new virtual environment that can import the development environment's packages, with a ``pip``
+    command of its own (that installs into it); its ``bin`` folder."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True)
+    python = where / "bin" / "python"
+    site = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    (Path(site) / "development-packages.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    pip = where / "bin" / "pip"
+    pip.write_text(f"#!{python}\nimport sys\nfrom pip._internal.cli.main import main\nsys.exit(main())\n")
+    pip.chmod(0o755)
+    return where / "bin"
+
+
+@pytest.mark.slow
+def test_every_block_of_write_a_bot_runs_as_written(live_service: str, tmp_path: Path) -> None:
+    assert shutil.which("node"), "the page's JavaScript example needs node (.ci/run installs Debian's nodejs)"
+    blocks = section_blocks()
+    assert [(lang, file) for lang, _, file in blocks] == [
+        ("sh", None),
+        ("python", "my_bot.py"),
+        ("sh", None),
+        ("sh", None),
+    ]
+    # The bot on the page is the example, and as short as the page says.
+    bot = blocks[1][1]
+    assert bot == (CLIENTS / "examples" / "python_bot.py").read_text() and len(bot.splitlines()) <= 20
+
+    # What the commands need of the checkout (a copy: pip builds in the source folder).
+    ignore = shutil.ignore_patterns("*.egg-info", "build", "__pycache__")
+    shutil.copytree(CLIENTS / "python", tmp_path / "clients" / "python", ignore=ignore)
+    shutil.copytree(CLIENTS / "examples", tmp_path / "clients" / "examples", ignore=ignore)
+    bin_folder = fresh_environment(tmp_path / "env")
+    env = {**bot_env(live_service), "PATH": f"{bin_folder}:{bot_env()['PATH']}"}
+
+    outputs = []
+    for lang, text, file in blocks:
+        if file is not None:
+            (tmp_path / file).write_text(text)
+            continue
+        assert lang == "sh"
+        script = "set -euo pipefail\n" + text.replace(PAGE_SERVER, live_service)
+        done = subprocess.run(
+            ["bash", "-c", script],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert done.returncode == 0, f"{text}\n{done.stdout}\n{done.stderr}"
+        outputs.append(done)
+    installed, played, node = outputs
+
+    # The install put gin-bot in the fresh environment, and the plays used it.
+    assert (bin_folder / "gin-bot").exists(), installed.stdout
+    assert shutil.which("gin-bot", path=env["PATH"]) == str(bin_folder / "gin-bot")
+
+    # One match against simple, then six against the expert: every one played to its end.
+    summaries = [
+        dict(zip(("games", "errors"), (int(m[1]), int(m[5])), strict=True))
+        for m in SUMMARY.finditer(played.stdout)
+    ]
+    assert summaries == [{"games": 1, "errors": 0}, {"games": 6, "errors": 0}], played.stdout
+    assert "WARNING" not in played.stderr
+    assert_played_to_the_end(live_service, results(played.stderr), 7)
+
+    # The JavaScript bot's two matches.
+    assert "summary: games 2, " in node.stdout and "errors 0" in node.stdout
+    assert_played_to_the_end(live_service, results(node.stdout), 2)
