@@ -4,6 +4,7 @@ table, a bot that answers nonsense, and a network that drops connections and ans
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import threading
@@ -147,3 +148,24 @@ def test_dropped_connections_and_a_503_are_waited_out(live_service: str) -> None
     assert_played_to_the_end(live_service, played, 3)
     assert "down (store_unavailable, HTTP 503); trying again in 0.5 s" in ran.err
     assert sum(cut) >= 3 and "the connection broke" in ran.err
+
+
+def test_two_harnesses_quick_match_each_other_in_the_lobby(live_service: str) -> None:
+    # Rules of this test alone (a casual seek may carry options): nobody else's seek can pair with them.
+    rules = ["-o", "target=1", "-o", "game_bonus=77"]
+    first = BotProcess(
+        ["run", PYTHON_BOT, "--seek", "--games", "2", "--name", f"Seeker{os.getpid()}a", *rules],
+        server=live_service,
+    )
+    second = gin_bot(
+        ["run", PYTHON_BOT, "--seek", "--games", "2", "--name", f"Seeker{os.getpid()}b", *rules],
+        server=live_service,
+    )
+    done = first.finish()
+    assert done.status == 0 and second.status == 0, (done.err, second.err)
+    mine, theirs = done.results(), second.results()
+    assert sorted(r.game_id for r in mine) == sorted(r.game_id for r in theirs) and len(mine) == 2
+    for game_id in {r.game_id for r in mine}:
+        ours = {r.result for r in mine + theirs if r.game_id == game_id}
+        assert ours == {"won", "lost"}
+    assert_played_to_the_end(live_service, mine, 2)

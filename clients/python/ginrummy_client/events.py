@@ -161,6 +161,12 @@ class EventFeed(Iterator[Event]):
             delay = 0.0
             try:
                 for item in self._lines(reply.response):
+                    # Checked at every line, keep-alives too: a close() that came while this stream was
+                    # still connecting had no socket to shut, and must not wait for the next event.
+                    if self._closed.is_set():
+                        return
+                    if item.get("type") == "keepalive":
+                        continue
                     if item.get("type") == "error":
                         failures += 1
                         delay = self._error_line(cast(Problem, item), failures)
@@ -191,12 +197,12 @@ class EventFeed(Iterator[Event]):
 
     @staticmethod
     def _lines(response: requests.Response) -> Iterator[dict[str, Any]]:
-        """The JSON objects of an NDJSON stream, keep-alives left out."""
+        """The JSON objects of an NDJSON stream (keep-alives included)."""
         for line in response.iter_lines():
             if not line.strip():
                 continue
             item = json.loads(line)
-            if isinstance(item, dict) and item.get("type") != "keepalive":
+            if isinstance(item, dict):
                 yield item
 
     def _error_line(self, problem: Problem, failures: int) -> float:

@@ -6,6 +6,7 @@ and answers with one element of ``view["legal_actions"]``, as is. ``gin-bot run`
     gin-bot run my_bot:choose --bot simple --games 20 --concurrency 4   # against a house bot
     gin-bot run path/to/bot.py:choose --host          # prints GAME:INVITATION, waits for the join
     gin-bot run other_bot:choose --join GAME:INVITATION
+    GIN_PLAYER_TOKEN=… gin-bot run my_bot:choose --seek --rated --games 5   # quick match in the lobby
 
 Each match is played to ``match_over`` through the SDK (If-Match and Idempotency-Key on every move, event
 feeds that resume). The bot can never break a game: an answer that is not one of the legal actions (or an
@@ -13,8 +14,10 @@ exception) is logged and replaced by the first legal move of the play; resign, a
 only when the bot itself returns them. A lost connection, a 503 or a 429 is waited out and the same game
 resumed from a fresh view; a 412 (the game moved on) means reading the view again and choosing again.
 
-How a seat is found is a :class:`Seating` (:class:`AgainstBot`, :class:`Host`, :class:`Join`): a lobby
-mode (``--seek``, once the service has ``POST /v1/seeks``) is one more of them.
+How a seat is found is a :class:`Seating` (:class:`AgainstBot`, :class:`Host`, :class:`Join`,
+:class:`Seeking`). ``--seek`` plays as a player (``--player-token`` or ``GIN_PLAYER_TOKEN``; without one a
+new player named ``--name`` is made for the run): each game is a quick match in the lobby — paired at
+once with a waiting seek, or waiting until someone takes the bot's.
 
 Exit statuses: 0 every match was played to its end; 1 some could not be (``errors`` in the summary);
 2 a bad command line, a bot that cannot be imported, or settings the service refuses (rules, bot name,
@@ -259,6 +262,27 @@ class Host:
 
 
 @dataclass(frozen=True)
+class Seeking:
+    """Each game is a quick match in the lobby (``POST /v1/seeks``): the client's token is a player's."""
+
+    rules: Rules
+    rated: bool = False
+    single = False
+
+    def seat(self, client: Client, number: int) -> Game:
+        found = client.seek(preset=self.rules.preset, options=self.rules.options or None, rated=self.rated)
+        if isinstance(found, Game):
+            return found
+        log.info("seek %s: waiting in the lobby for an opponent", found.id)
+        while True:
+            game = found.wait(timeout=30)
+            if game is not None:
+                return game
+            if found.status == "cancelled":
+                raise GameFailed(f"seek {found.id} was cancelled")
+
+
+@dataclass(frozen=True)
 class Join:
     """The one game of the invitation ``code`` (``GAME:INVITATION``), which works once."""
 
@@ -388,6 +412,7 @@ class Harness:
         seating: Seating,
         *,
         server: str,
+        token: str | None = None,
         games: int = 1,
         concurrency: int = 1,
         full_view: bool = False,
@@ -395,6 +420,7 @@ class Harness:
         self.choose = choose
         self.seating = seating
         self.server = server
+        self._token = token  # a player's, for --seek (never logged)
         self.games = games
         self.concurrency = concurrency
         self.full_view = full_view
@@ -466,7 +492,7 @@ class Harness:
             setattr(self.tally, result, getattr(self.tally, result) + 1)
 
     def _worker(self) -> None:
-        with Client(self.server) as client:
+        with Client(self.server, token=self._token) as client:
             while (number := self._next_number()) is not None:
                 self._play_one(client, number)
 
@@ -625,6 +651,13 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--bot", metavar="NAME", help="play the house bot NAME (the default mode: simple)")
     mode.add_argument("--host", action="store_true", help="create games against a person; prints invitations")
     mode.add_argument("--join", metavar="GAME:INVITATION", help="join the game of this invitation (one game)")
+    mode.add_argument("--seek", action="store_true", help="quick match in the lobby, as a player")
+    run.add_argument(
+        "--player-token",
+        metavar="TOKEN",
+        help="the player's token for --seek (GIN_PLAYER_TOKEN; else a new player)",
+    )
+    run.add_argument("--rated", action="store_true", help="--seek rated games (a preset without -o)")
     run.add_argument("--games", type=int, default=1, metavar="N", help="matches to play in all (0: forever)")
     run.add_argument("--concurrency", type=int, default=1, metavar="K", help="matches at once (default 1)")
     run.add_argument("--preset", metavar="NAME", help="rules preset (GET /v1/rules; default standard)")
@@ -649,6 +682,10 @@ def seating_of(args: argparse.Namespace, announce: Callable[[str], None]) -> Sea
     rules = Rules(args.preset or "standard", parse_options(args.option), args.seed)
     if args.host:
         return Host(rules, announce, name=args.name)
+    if args.seek:
+        return Seeking(rules, rated=args.rated)
+    if args.rated:
+        raise ValueError("--rated goes with --seek")
     return AgainstBot(args.bot or "simple", rules, name=args.name)
 
 
@@ -681,9 +718,17 @@ def main(argv: list[str] | None = None) -> int:
         datefmt="%H:%M:%S",
         stream=sys.stderr,
     )
+    token = args.player_token or os.environ.get("GIN_PLAYER_TOKEN") or None
     with client:
         try:
             client.bots()
+            if args.seek and token is None:
+                name = args.name or f"gin-bot-{os.getpid()}-{int(time.time()) % 100000}"
+                token = client.create_player(name).token
+                log.info("playing as the new player %s", name)
+        except ApiError as error:
+            print(f"gin-bot: {error}", file=sys.stderr)
+            return EXIT_USAGE
         except GinClientError as error:
             print(f"gin-bot: no gin service answers at {server} ({error})", file=sys.stderr)
             return EXIT_UNREACHABLE
@@ -691,6 +736,7 @@ def main(argv: list[str] | None = None) -> int:
         choose,
         seating,
         server=server,
+        token=token if args.seek else None,
         games=args.games,
         concurrency=args.concurrency,
         full_view=args.full_view,
