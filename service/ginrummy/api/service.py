@@ -64,6 +64,7 @@ from ginrummy.store import (
     IdempotencyKeyUsed,
     StaleVersion,
     Stored,
+    StoreError,
     TooManyLiveGames,
 )
 from ginrummy.store.players import PlayerStore
@@ -563,17 +564,21 @@ class GameService:
         family = meta.get("r") or "casual"
         rated = "r" in meta and all(seats) and winner is not None
         stats = tuple({k: v for k, v in s.items() if isinstance(v, int)} for s in game.stats())
-        self.players.record_game(
-            loaded.game_id,
-            family,
-            rated,
-            (seats[0], seats[1]),
-            winner,
-            (stats[0], stats[1]),
-            game.end_reason,
-            time.time(),
-            (lambda before: ratings.rate(before, winner)) if rated and winner is not None else None,
-        )
+        rate = (lambda before: ratings.rate(before, winner)) if rated and winner is not None else None
+        try:
+            self.players.record_game(
+                loaded.game_id,
+                family,
+                rated,
+                (seats[0], seats[1]),
+                winner,
+                (stats[0], stats[1]),
+                game.end_reason,
+                time.time(),
+                rate,
+            )
+        except StoreError:  # the game's end is committed and stands; a later read of the game retries
+            log.exception("recording the finished game %s for its players failed", loaded.game_id)
 
     # --- time ----------------------------------------------------------------------------------
     def _tick(self, loaded: Loaded) -> None:
