@@ -314,3 +314,18 @@ def test_the_seek_owner_may_poll_with_the_player_token_too(client: FlaskClient) 
     started = time.monotonic()
     assert client.get(f"/v1/seeks/{seek_id}?wait=20", headers=ann.auth).get_json()["status"] == "cancelled"
     assert time.monotonic() - started < 10  # a cancelled seek does not hold its 20 s long poll
+
+
+def test_a_players_new_seek_replaces_its_older_one(client: FlaskClient) -> None:
+    ann = Person(client)
+    first = ann.seek(rules={"preset": "straight"}, quick=False).get_json()["seek"]["id"]
+    second = ann.seek(rules={"preset": "straight"}, quick=False).get_json()["seek"]["id"]
+    mine = [s["id"] for s in client.get("/v1/lobby").get_json()["seeks"] if s["player"] == ann.name]
+    assert mine == [second] and first != second
+    assert client.get(f"/v1/seeks/{first}", headers=ann.auth).get_json()["status"] == "cancelled"
+    client.delete(f"/v1/seeks/{second}", headers=ann.auth)
+
+
+def test_player_names_are_plain_and_url_safe(client: FlaskClient) -> None:
+    for name in ("a b", "   ", "-dash", "x" * 31, "name/with/slash"):
+        problem(client.post("/v1/players", json={"name": name}), 422, "validation_error")

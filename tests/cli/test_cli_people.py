@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import signal
 import stat
 import time
 import uuid
@@ -158,6 +159,15 @@ def test_the_lobby_lists_a_waiting_seek_ctrl_c_withdraws_it_gin_accept_takes_one
     assert "your seek is withdrawn" in seeker.errors and "Traceback" not in seeker.errors
     listed = json.loads(run_once(["lobby", "--json"], env).stdout)
     assert seek_id not in [s["id"] for s in listed["seeks"]] and "games" in listed
+
+    # A closed terminal or a kill withdraws the seek as Ctrl-C does (no seek left behind to pair with).
+    killed: GinProcess = run_gin("seek", "-o", "target=37", "--clock", clock, home=home)
+    killed_id = killed.wait_for(r"Seek (\S+) is in the lobby").group(1)
+    killed.wait_for("Waiting for an opponent…")
+    killed.proc.send_signal(signal.SIGTERM)
+    killed.wait()
+    listed = json.loads(run_once(["lobby", "--json"], env).stdout)
+    assert killed_id not in [s["id"] for s in listed["seeks"]]
 
     # Seeking again; Bob takes this seek from the lobby, and whoever is to move aborts the match.
     again: GinProcess = run_gin("seek", "-o", "target=37", "--clock", clock, home=home)

@@ -22,6 +22,7 @@ import dataclasses
 import json
 import os
 import re
+import signal
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -204,6 +205,11 @@ def _option_strings(parser: argparse.ArgumentParser) -> set[str]:
             for sub in action.choices.values():
                 strings |= _option_strings(sub)
     return strings
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    """A signal handled as Ctrl-C is."""
+    raise KeyboardInterrupt
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -646,6 +652,9 @@ class _Runner:
         else:
             self.screen.line(f"Seek {seek.id} is in the lobby (gin lobby lists it).")
             self.screen.line(("Waiting for an opponent… (Ctrl-C cancels the seek)", "dim"))
+        # A closed terminal (SIGHUP) or a kill (SIGTERM) withdraws the seek as Ctrl-C does: a seek left
+        # behind would pair the next seeker with nobody.
+        leaving = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGTERM, signal.SIGHUP)}
         try:
             return seek.wait()
         except KeyboardInterrupt:
@@ -658,6 +667,9 @@ class _Runner:
             else:
                 self.screen.error("your seek is withdrawn")
             raise
+        finally:
+            for sig, handler in leaving.items():
+                signal.signal(sig, handler)
 
     def cmd_accept(self) -> int:
         self._need_login("gin accept")

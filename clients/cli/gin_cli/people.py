@@ -153,7 +153,8 @@ def render_profile(screen: Screen, profile: Mapping[str, Any]) -> None:
         kind = "rated" if game.get("rated") else "casual"
         screen.line(
             f"  {str(game.get('result', '?')):<5} vs {game.get('opponent') or '?'}{reason} · "
-            f"{game.get('family', '?')} {kind}{delta} · {ago(game.get('finished_at'))}"
+            f"{kind if game.get('family') == 'casual' else game.get('family', '?') + ' ' + kind}{delta} · "
+            f"{ago(game.get('finished_at'))}"
             f" · {game.get('game_id', '')}"
         )
 

@@ -686,7 +686,7 @@ def seating_of(args: argparse.Namespace, announce: Callable[[str], None]) -> Sea
         return Seeking(rules, rated=args.rated)
     if args.rated:
         raise ValueError("--rated goes with --seek")
-    return AgainstBot(args.bot or "simple", rules, name=args.name)
+    return AgainstBot((args.bot or "simple").strip().lower(), rules, name=args.name)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -725,9 +725,18 @@ def main(argv: list[str] | None = None) -> int:
             if args.seek and token is None:
                 name = args.name or f"gin-bot-{os.getpid()}-{int(time.time()) % 100000}"
                 token = client.create_player(name).token
-                log.info("playing as the new player %s", name)
+                log.info(
+                    "playing as the new player %s for this run (its token is not kept: to play as one player "
+                    "again, make it once — POST /v1/players or gin login — and pass its token)",
+                    name,
+                )
         except ApiError as error:
-            print(f"gin-bot: {error}", file=sys.stderr)
+            hint = (
+                "; to play as an existing player, give its token: --player-token or GIN_PLAYER_TOKEN"
+                if error.code == "name_taken"
+                else ""
+            )
+            print(f"gin-bot: {error}{hint}", file=sys.stderr)
             return EXIT_USAGE
         except GinClientError as error:
             print(f"gin-bot: no gin service answers at {server} ({error})", file=sys.stderr)

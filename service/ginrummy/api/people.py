@@ -47,6 +47,7 @@ class PeopleService:
 
     # --- players --------------------------------------------------------------------------------
     def create_player(self, name: str) -> Outcome:
+        name = name.removesuffix("\n")  # the pattern's "$" allows one (as JSON Schema validators read it)
         if name.casefold().startswith(RESERVED_PREFIX):
             raise ApiError(422, "name_reserved", f"names starting with {RESERVED_PREFIX!r} are the bots'")
         token = security.new_secret()
@@ -148,6 +149,11 @@ class PeopleService:
             "created": time.time(),
             "secret_hash": security.digest(token),
         }
+        # One open seek per player: a new one replaces the player's older ones (a seek left behind by a
+        # client that went away would otherwise pair someone with nobody).
+        for older in self.lobby.open_seeks(500):
+            if older["player"] == player:
+                self.lobby.cancel(older["id"], older["secret_hash"])
         claimed = self.lobby.post(seek, quick=body.get("quick", True))
         if claimed is None:
             public = {k: seek[k] for k in SEEK_PUBLIC}

@@ -331,10 +331,16 @@ class Action(ma.Schema):
     type = fields.String(required=True, validate=validate.OneOf(list(ACTION_SCHEMAS)))
 
 
+PLAYER_NAME = validate.Regexp(
+    r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,29}$",
+    error="a player's name is 1 to 30 letters, digits, '_', '.' or '-', starting with a letter or digit",
+)
+
+
 class PlayerIn(ma.Schema):
     name = fields.String(
         required=True,
-        validate=NAME,
+        validate=PLAYER_NAME,
         metadata={
             "description": "Unique, ignoring case; names starting with bot- are the house bots' (422 "
             "name_reserved)",

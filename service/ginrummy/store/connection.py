@@ -587,7 +587,7 @@ class EmbeddedRedis:
             lock_file.close()
             raise RuntimeError(
                 f"another embedded redis-server is already using {self.data_dir}; "
-                "stop it or choose another data directory"
+                "stop it, or give this one its own data directory (ginrummy-serve --data-dir, GIN_DATA_DIR)"
             ) from None
         self._lock_file = lock_file
 
