@@ -133,4 +133,12 @@ def describe(error: Exception) -> str:
         return "connection refused"
     if isinstance(error, requests.exceptions.ChunkedEncodingError) or "RemoteDisconnected" in text:
         return "the connection broke"
+    if isinstance(error, requests.exceptions.SSLError):
+        return "the TLS handshake failed (is it an https service, with a certificate this machine trusts?)"
+    if (
+        "Name or service not known" in text
+        or "NameResolutionError" in text
+        or "nodename nor servname" in text
+    ):
+        return "the host name does not resolve"
     return type(error).__name__

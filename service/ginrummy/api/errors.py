@@ -194,6 +194,12 @@ class ProblemApi(Api):  # type: ignore[misc]  # flask-smorest ships no type hint
             detail = "the request does not match the schema: " + _summarize(data["messages"])
         elif "message" in data:
             detail = data["message"]
+        elif status == 404:
+            # Most often a client given a server URL with a path (…/v1, …/play) in it.
+            detail = (
+                "there is nothing at this path: the API's paths start with /v1 at the service's root "
+                "(GET /openapi.json lists them)"
+            )
         if isinstance(error, InternalServerError):
             original = getattr(error, "original_exception", None)
             if original is not None:
