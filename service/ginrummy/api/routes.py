@@ -314,7 +314,7 @@ class GameResource(MethodView):
 
 
 @games.route("/<game_id>/join", methods=["POST"])
-@games.arguments(join_in)
+@games.arguments(join_in, example={"invitation": "<the invitation of POST /v1/games>", "name": "Bob"})
 @games.response(200, schemas.JoinedOut)
 @games.doc(
     **_merge_doc(op("joinGame"), IDEMPOTENCY_HEADER, error_responses(403, 404, 409, 422), game_links(200))
@@ -345,7 +345,7 @@ def deal(game_id: str) -> Response:
 
 
 @games.route("/<game_id>/draw", methods=["POST"])
-@games.arguments(draw_in)
+@games.arguments(draw_in, example={"source": "stock"})
 @games.response(200, schemas.MoveOut)
 @games.doc(**action_doc("draw"))
 def draw(body: dict[str, Any], game_id: str) -> Response:
@@ -362,7 +362,7 @@ def pass_(game_id: str) -> Response:
 
 
 @games.route("/<game_id>/discard", methods=["POST"])
-@games.arguments(discard_in)
+@games.arguments(discard_in, example={"card": "KD"})
 @games.response(200, schemas.MoveOut)
 @games.doc(**action_doc("discard"))
 def discard(body: dict[str, Any], game_id: str) -> Response:
@@ -371,7 +371,7 @@ def discard(body: dict[str, Any], game_id: str) -> Response:
 
 
 @games.route("/<game_id>/knock", methods=["POST"])
-@games.arguments(knock_in)
+@games.arguments(knock_in, example={"discard": "9S"})
 @games.response(200, schemas.MoveOut)
 @games.doc(**action_doc("knock"))
 def knock(body: dict[str, Any], game_id: str) -> Response:
@@ -380,7 +380,7 @@ def knock(body: dict[str, Any], game_id: str) -> Response:
 
 
 @games.route("/<game_id>/layoff", methods=["POST"])
-@games.arguments(layoff_in)
+@games.arguments(layoff_in, example={"best": True})
 @games.response(200, schemas.MoveOut)
 @games.doc(**action_doc("layoff"))
 def layoff(body: dict[str, Any], game_id: str) -> Response:
@@ -424,7 +424,7 @@ def claim_victory(game_id: str) -> Response:
 
 
 @games.route("/<game_id>/actions", methods=["POST"])
-@games.arguments(action_in)
+@games.arguments(action_in, example={"type": "draw", "source": "stock"})
 @games.response(200, schemas.MoveOut)
 @games.doc(**action_doc("postAction"))
 def actions(body: dict[str, Any], game_id: str) -> Response:
@@ -472,7 +472,7 @@ def hint(game_id: str) -> Response:
 
 # --- people ----------------------------------------------------------------------------------------
 @people.route("/players", methods=["POST"])
-@people.arguments(player_in)
+@people.arguments(player_in, example={"name": "Ann"})
 @people.response(201, schemas.PlayerCreatedOut)
 @people.doc(**_merge_doc(op("createPlayer"), error_responses(409, 422)))
 def create_player(body: dict[str, Any]) -> Response:
@@ -501,7 +501,9 @@ SEEK_AUTH: dict[str, Any] = {"security": [{"seatToken": []}]}
 
 
 @people.route("/seeks", methods=["POST"])
-@people.arguments(seek_in, required=False)  # no body: a quick standard casual seek
+@people.arguments(
+    seek_in, required=False, example={"rules": {"preset": "standard"}, "rated": True}
+)  # no body: a quick standard casual seek
 @people.response(201, schemas.JoinedOut, description="Paired at once: the game, as for the taker")
 @people.doc(
     **_merge_doc(
@@ -587,7 +589,7 @@ def bots() -> Response:
 
 
 @meta.route("/analyze", methods=["POST"])
-@meta.arguments(analyze_in)
+@meta.arguments(analyze_in, example={"cards": ["7H", "8H", "9H", "KS", "KD", "KC", "2C", "3D", "4S", "QS"]})
 @meta.response(200, schemas.AnalyzeOut)
 @meta.doc(**_merge_doc(op("analyzeHand"), error_responses(422)))
 def analyze(body: dict[str, Any]) -> Response:
