@@ -78,16 +78,19 @@ CLOCK_LOOK = 1.0  # seconds: how often a wait on a game with a clock looks for a
 
 def _read(svc: GameService, game_id: str, after: str | None, wait: float, clocked: bool) -> list[Any]:
     """Events after ``after``, waiting up to ``wait`` seconds for one. On a game with a clock the wait
-    looks every second for a passed deadline and commits the loss on time (whose events it then
-    returns): a client that only follows events learns of a timeout without reading the view."""
+    looks every second (and at its end) for a passed deadline and commits the loss on time, whose events
+    it then returns: a client that only follows events learns of a timeout without reading the view."""
     deadline = time.monotonic() + wait
     while True:
-        step = min(CLOCK_LOOK, deadline - time.monotonic()) if clocked else deadline - time.monotonic()
-        rows = svc.store.read_events(game_id, after, count=PAGE_SIZE, wait_ms=max(0, int(step * 1000)))
-        if rows or time.monotonic() >= deadline or not clocked:
+        left = max(0.0, deadline - time.monotonic())
+        step = min(CLOCK_LOOK, left) if clocked else left
+        rows = svc.store.read_events(game_id, after, count=PAGE_SIZE, wait_ms=int(step * 1000))
+        if rows or not clocked:
             return rows
         with contextlib.suppress(ApiError):  # a refusal here is another request's business
             svc.expire_if_due(game_id)
+        if time.monotonic() >= deadline:  # one last look: the loss on time just committed, if any
+            return svc.store.read_events(game_id, after, count=PAGE_SIZE)
 
 
 def _valid_cursor(text: str) -> bool:
