@@ -169,13 +169,15 @@ class Client:
         stream: bool = False,
         retries: int | None = None,
         secrets: Iterable[str] = (),
+        idempotent: bool = True,
     ) -> Reply:
         """Send one logical request, resending it when that is safe and useful; see the class docstring.
 
         A POST gets a fresh Idempotency-Key (unless ``headers`` has one), the SAME on each resend, so the
         service applies it once and answers a resend of an applied request with the stored answer.
         ``stream``: the answer's body is left unread in ``Reply.response`` (the caller closes it).
-        ``secrets``: texts to blank out of error messages besides the token."""
+        ``secrets``: texts to blank out of error messages besides the token. ``idempotent=False``: a POST
+        the service does not replay (seeks): no key, and never resent after a network error or a 503."""
         sent = {"Accept": "application/json", "User-Agent": self.user_agent}
         if token is not None:
             sent["Authorization"] = f"Bearer {token}"
@@ -183,7 +185,7 @@ class Client:
         if json is not None:
             body = encode(json)
             sent["Content-Type"] = "application/json"
-        if method == "POST":
+        if method == "POST" and idempotent:
             sent["Idempotency-Key"] = new_key()
         sent.update(headers or {})
         safe = method in SAFE_METHODS or "Idempotency-Key" in sent
@@ -358,7 +360,8 @@ class Client:
             "quick": quick,
             **given(clock=clock_body(clock), min_rating=min_rating, max_rating=max_rating),
         }
-        reply = self._request("POST", "/v1/seeks", token=self.token, json=body)
+        # Not resent after a lost answer: a seek is no replayed request (a second one could pair again).
+        reply = self._request("POST", "/v1/seeks", token=self.token, json=body, idempotent=False)
         if reply.status == 201:
             return self._seated(reply)
         waiting = cast(dict[str, Any], reply.data)
@@ -368,7 +371,8 @@ class Client:
         """Take a seek of the lobby (the client's token must be a player's): the game starts, the caller
         is seat 1. :class:`SeekTaken` when someone else was first, :class:`SeekIncompatible` when it is
         not open to this player."""
-        return self._seated(self._request("POST", seek_path(seek_id, "accept"), token=self.token))
+        reply = self._request("POST", seek_path(seek_id, "accept"), token=self.token, idempotent=False)
+        return self._seated(reply)
 
     def _seated(self, reply: Reply) -> Game:
         created = cast(Created, reply.data)
