@@ -165,9 +165,9 @@ def test_the_lobby_lists_a_waiting_seek_ctrl_c_withdraws_it_gin_accept_takes_one
     killed_id = killed.wait_for(r"Seek (\S+) is in the lobby").group(1)
     killed.wait_for("Waiting for an opponent…")
     killed.proc.send_signal(signal.SIGTERM)
-    killed.wait()
+    code = killed.wait()
     listed = json.loads(run_once(["lobby", "--json"], env).stdout)
-    assert killed_id not in [s["id"] for s in listed["seeks"]]
+    assert killed_id not in [s["id"] for s in listed["seeks"]], (code, killed.output, killed.errors)
 
     # Seeking again; Bob takes this seek from the lobby, and whoever is to move aborts the match.
     again: GinProcess = run_gin("seek", "-o", "target=37", "--clock", clock, home=home)

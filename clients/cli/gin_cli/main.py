@@ -647,15 +647,22 @@ class _Runner:
 
     def _wait_for_opponent(self, seek: Seek) -> Game | None:
         """Wait in the lobby until someone takes the seek; Ctrl-C withdraws it."""
-        if self.json_mode:
-            print(json.dumps({"type": "seeking", "seek_id": seek.id}), flush=True)
-        else:
-            self.screen.line(f"Seek {seek.id} is in the lobby (gin lobby lists it).")
-            self.screen.line(("Waiting for an opponent… (Ctrl-C cancels the seek)", "dim"))
         # A closed terminal (SIGHUP) or a kill (SIGTERM) withdraws the seek as Ctrl-C does: a seek left
-        # behind would pair the next seeker with nobody.
+        # behind would pair the next seeker with nobody. Set before the waiting line is shown.
         leaving = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGTERM, signal.SIGHUP)}
         try:
+            return self._wait_in_lobby(seek)
+        finally:
+            for sig, handler in leaving.items():
+                signal.signal(sig, handler)
+
+    def _wait_in_lobby(self, seek: Seek) -> Game | None:
+        try:  # from the first line shown: an interrupt right after it still withdraws the seek
+            if self.json_mode:
+                print(json.dumps({"type": "seeking", "seek_id": seek.id}), flush=True)
+            else:
+                self.screen.line(f"Seek {seek.id} is in the lobby (gin lobby lists it).")
+                self.screen.line(("Waiting for an opponent… (Ctrl-C cancels the seek)", "dim"))
             return seek.wait()
         except KeyboardInterrupt:
             try:
@@ -667,9 +674,6 @@ class _Runner:
             else:
                 self.screen.error("your seek is withdrawn")
             raise
-        finally:
-            for sig, handler in leaving.items():
-                signal.signal(sig, handler)
 
     def cmd_accept(self) -> int:
         self._need_login("gin accept")
