@@ -8,10 +8,11 @@ A clock is a small dict kept in the game's meta (``ck``), changed only by commit
 ``t``  when it started running (unix milliseconds)
 
 Nothing ticks in the service: every commit settles the running seat's time (:func:`settle`), and the
-first request that finds the running seat's deadline passed — any read of the game, a stream's
-keep-alive, or the other seat's ``claim-victory`` — commits the loss on time (the store's version check
-makes that happen exactly once, however many requests find it). Bots never time out: their seat's clock
-never runs. The bank is for the whole match; between hands nobody's clock runs (either human may deal).
+first request that finds the running seat's deadline passed — any read of the game, a long poll or
+stream that wakes at the deadline, or the other seat's ``claim-victory`` — commits the loss on time
+(the store's version check makes that happen exactly once, however many requests find it). Bots never
+time out: their seat's clock never runs. The bank is for the whole match; between hands nobody's clock
+runs (either human may deal).
 
 >>> ck = new_clock({"per_move": None, "bank": 30, "increment": 0})
 >>> settle(ck, 0, now_ms=1_000)           # seat 0 to act from t = 1 s

@@ -224,23 +224,27 @@ class GameService:
         return self._decode(game_id, stored)
 
     # --- seats ----------------------------------------------------------------------------------
-    def reader_seat(self, game_id: str, token: str | None) -> tuple[int | None, bool]:
-        """The seat of a reader of the game's events (None: a spectator), and whether the game has a
-        clock (long polls and streams then look for a passed deadline while they wait:
-        :meth:`expire_if_due`). Only the game's meta is decoded: waiting for events is not a reason to
-        load the engine's state — unless a deadline has passed."""
+    def reader_seat(self, game_id: str, token: str | None) -> tuple[int | None, bool, int | None]:
+        """The seat of a reader of the game's events (None: a spectator), whether the game has a clock,
+        and the running seat's deadline (unix ms; None: no clock runs now) — a long poll or a stream looks
+        at the game again only then (:meth:`expire_if_due`). Only the game's meta is decoded: waiting for
+        events is not a reason to load the engine's state."""
         meta = orjson.loads(self._stored(game_id).doc.partition("\n")[0])
         seat = self.seat_in(meta, token)
-        self.expire_if_due(game_id, meta)
-        return seat, bool(meta.get("ck"))
+        return seat, bool(meta.get("ck")), self.expire_if_due(game_id, meta)
 
-    def expire_if_due(self, game_id: str, meta: dict[str, Any] | None = None) -> None:
-        """Commit the loss on time of a seat whose deadline has passed (see :meth:`_enforce_clock`)."""
+    def expire_if_due(self, game_id: str, meta: dict[str, Any] | None = None) -> int | None:
+        """Commit the loss on time of a seat whose deadline has passed (see :meth:`_enforce_clock`);
+        returns the deadline that runs now (unix ms), or None."""
         if meta is None:
             meta = orjson.loads(self._stored(game_id).doc.partition("\n")[0])
         ck = meta.get("ck")
-        if ck and clocks.expired(ck, now_ms=clocks.now_ms()) is not None:
-            self._enforce_clock(self.load(game_id))
+        if not ck:
+            return None
+        if clocks.expired(ck, now_ms=clocks.now_ms()) is None:
+            return clocks.deadline_ms(ck)
+        ck = self._enforce_clock(self.load(game_id)).meta.get("ck")
+        return clocks.deadline_ms(ck) if ck else None
 
     def seat_of(self, loaded: Loaded, token: str | None) -> int | None:
         """The seat a token belongs to in this game; None without a token (a spectator)."""

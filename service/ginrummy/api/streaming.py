@@ -13,9 +13,9 @@ during a stream, its last line is ``{"type": "error", "code": "store_unavailable
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -23,7 +23,7 @@ from flask import Response, request, stream_with_context
 
 from ginrummy.store import StoreUnavailable
 
-from . import observability
+from . import clocks, observability
 from .errors import RETRY_AFTER, STORE_UNAVAILABLE, ApiError
 from .service import GameService, seat_event
 
@@ -46,7 +46,8 @@ def _wanted_type() -> str:
 
 
 def events_response(svc: GameService, game_id: str, token: str | None, query: dict[str, Any]) -> Response:
-    seat, clocked = svc.reader_seat(game_id, token)
+    seat, clocked, due = svc.reader_seat(game_id, token)
+    watch = ClockWatch(clocked, due)
     after: str | None = query.get("after")
     kind = _wanted_type()
     if kind == SSE and after is None:
@@ -58,7 +59,7 @@ def events_response(svc: GameService, game_id: str, token: str | None, query: di
     config = svc.config
     if kind == "application/json":
         wait = min(float(query.get("wait") or 0), config.max_wait)
-        rows = _read(svc, game_id, after, wait, clocked)
+        rows = _read(svc, game_id, after, wait, watch)
         events = [seat_event(cursor, payload, seat) for cursor, payload in rows]
         truncated = bool(rows) and after is not None and not _successor(after, rows[0][0])
         body = {"events": events, "cursor": rows[-1][0] if rows else after, "truncated": truncated}
@@ -66,31 +67,57 @@ def events_response(svc: GameService, game_id: str, token: str | None, query: di
         response.headers["Cache-Control"] = "no-store"
         return response
     duration = min(float(query.get("wait") or config.stream_max), config.stream_max)
-    generator = _stream(svc, game_id, seat, after, duration, kind == SSE, clocked)
+    generator = _stream(svc, game_id, seat, after, duration, kind == SSE, watch)
     response = Response(stream_with_context(generator), mimetype=kind)
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"  # proxies must not hold the stream back
     return response
 
 
-CLOCK_LOOK = 1.0  # seconds: how often a wait on a game with a clock looks for a passed deadline
+@dataclass
+class ClockWatch:
+    """When a wait on a game with a clock looks at the game again: at the running seat's deadline (to
+    commit the loss on time, so that a client that only follows events learns of it), and once after new
+    events (a move may have started or moved a clock). Waiting costs no Redis command before then."""
+
+    clocked: bool
+    due_ms: int | None  # None: no clock runs
+
+    def wait(self, left: float) -> float:
+        """Seconds to wait for events: ``left``, or less when a deadline comes first."""
+        if self.due_ms is None:
+            return left
+        return min(left, max(0.0, (self.due_ms - clocks.now_ms()) / 1000))
+
+    def moved(self) -> None:
+        if self.clocked:
+            self.due_ms = clocks.now_ms()
+
+    def look(self, svc: GameService, game_id: str) -> bool:
+        """At a deadline: commit a passed one (its events are then in the list); True if it looked."""
+        if self.due_ms is None or clocks.now_ms() < self.due_ms:
+            return False
+        now = clocks.now_ms()
+        try:
+            self.due_ms = svc.expire_if_due(game_id)
+        except ApiError:  # a refusal here is another request's business
+            self.due_ms = now
+        if self.due_ms is not None and self.due_ms <= now:  # not settled yet: look again in a second
+            self.due_ms = now + 1000
+        return True
 
 
-def _read(svc: GameService, game_id: str, after: str | None, wait: float, clocked: bool) -> list[Any]:
-    """Events after ``after``, waiting up to ``wait`` seconds for one. On a game with a clock the wait
-    looks every second (and at its end) for a passed deadline and commits the loss on time, whose events
-    it then returns: a client that only follows events learns of a timeout without reading the view."""
-    deadline = time.monotonic() + wait
+def _read(svc: GameService, game_id: str, after: str | None, wait: float, watch: ClockWatch) -> list[Any]:
+    """Events after ``after``, waiting up to ``wait`` seconds for one (see :class:`ClockWatch`)."""
+    end = time.monotonic() + wait
     while True:
-        left = max(0.0, deadline - time.monotonic())
-        step = min(CLOCK_LOOK, left) if clocked else left
-        rows = svc.store.read_events(game_id, after, count=PAGE_SIZE, wait_ms=int(step * 1000))
-        if rows or not clocked:
+        left = max(0.0, end - time.monotonic())
+        rows = svc.store.read_events(game_id, after, count=PAGE_SIZE, wait_ms=int(watch.wait(left) * 1000))
+        if rows:
+            watch.moved()
             return rows
-        with contextlib.suppress(ApiError):  # a refusal here is another request's business
-            svc.expire_if_due(game_id)
-        if time.monotonic() >= deadline:  # one last look: the loss on time just committed, if any
-            return svc.store.read_events(game_id, after, count=PAGE_SIZE)
+        if not watch.look(svc, game_id) and time.monotonic() >= end:
+            return rows
 
 
 def _valid_cursor(text: str) -> bool:
@@ -105,7 +132,7 @@ def _stream(
     after: str | None,
     duration: float,
     sse: bool,
-    clocked: bool,
+    watch: ClockWatch,
 ) -> Iterator[str]:
     deadline = time.monotonic() + duration
     keepalive = max(1, svc.config.stream_keepalive)
@@ -117,7 +144,7 @@ def _stream(
         if left <= 0:
             return
         try:
-            rows = _read(svc, game_id, after, min(keepalive, left), clocked)
+            rows = _read(svc, game_id, after, min(keepalive, left), watch)
         except StoreUnavailable as error:
             # The headers are long gone: end the stream with a last line saying why and when to come
             # back (from the last cursor), rather than cutting the connection.
