@@ -111,6 +111,8 @@ def test_a_rated_match_resign_and_leaderboard_on_the_cluster(cluster_service: st
         f"{base}/v1/games/{game['game_id']}", headers={"Authorization": f"Bearer {ann['token']}"}
     ).json()
     assert view["seat"] == 0 and view["rated"] is True
+    live = http.get(f"{base}/v1/games?status=live&limit=200").json()["games"]
+    assert game["game_id"] in [g["game_id"] for g in live]  # the list reads games from all nodes
     resigned = http.post(
         f"{base}/v1/games/{game['game_id']}/resign",
         headers={"Authorization": f"Bearer {ann['token']}", "If-Match": f'"{view["version"]}"'},

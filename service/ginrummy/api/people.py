@@ -23,14 +23,14 @@ import orjson
 
 from ginrummy.engine import Rules
 from ginrummy.store import GameStore
-from ginrummy.store.lobby import Lobby, SeekIncompatible, SeekNotFound, SeekNotOpen
+from ginrummy.store.lobby import Lobby, SeekIncompatible, SeekNotFound, SeekNotOpen, new_seek_id
 from ginrummy.store.notify import wait_until
 from ginrummy.store.players import NameTaken, PlayerStore
 
-from . import clocks, ratings, security
+from . import ratings, security
 from .config import Config
 from .errors import ApiError
-from .service import GameService, Outcome, Request
+from .service import GameService, Outcome, Request, rated_family
 
 RESERVED_PREFIX = "bot-"  # the house bots' player names
 SEEK_PUBLIC = ("id", "player", "rating", "family", "rated", "min_rating", "max_rating", "created")
@@ -127,16 +127,13 @@ class PeopleService:
         rules_in = body.get("rules") or {}
         preset, options = rules_in.get("preset") or "standard", dict(rules_in.get("options") or {})
         Rules.from_options(preset, **options)  # refused now (422 bad_rules), not when matched
-        if body.get("rated") and options:
-            raise ApiError(
-                422, "rated_needs_preset", "a rated game is played under a preset without overrides"
-            )
+        if body.get("rated"):
+            rated_family(rules_in)  # refused now, not when matched
         clock = body.get("clock")
-        clocks.new_clock(clock)
         token = security.new_secret()
         mine = self.players.rating(player, preset)
         seek = {
-            "id": "s" + security.new_secret()[:16].replace("-", "x").replace("_", "y"),
+            "id": new_seek_id(),
             "player": player,
             "rating": None if mine is None else round(mine[0]),
             "family": preset,
@@ -238,8 +235,8 @@ class PeopleService:
     def live_games(self, limit: int) -> Outcome:
         store: GameStore = self.games.store
         out = []
-        for game_id in store.public_games(limit):
-            stored = store.load(game_id)
+        game_ids = store.public_games(limit)
+        for game_id, stored in zip(game_ids, store.load_many(game_ids), strict=True):
             if stored is None:
                 store.forget_public(game_id)
                 continue

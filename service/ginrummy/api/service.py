@@ -179,6 +179,15 @@ def _join_conflict(current: int) -> ApiError:
     return ApiError(409, "join_conflict", "the game changed while joining; try again")
 
 
+def rated_family(rules_in: dict[str, Any]) -> str:
+    """The rating family of a rated game under these rules: its preset, which it must play unchanged."""
+    if rules_in.get("options"):
+        raise ApiError(
+            422, "rated_needs_preset", "a rated game is played under a preset without option overrides"
+        )
+    return str(rules_in.get("preset") or "standard")
+
+
 def bot_player(bot: str) -> str:
     """The player name of a house bot in rated games (``bot-`` names are reserved for them)."""
     return f"bot-{bot}"
@@ -384,13 +393,7 @@ class GameService:
                     "a rated game needs a player: send Authorization: Bearer <player token> "
                     "(POST /v1/players)",
                 )
-            if rules_in.get("options"):
-                raise ApiError(
-                    422,
-                    "rated_needs_preset",
-                    "a rated game is played under a preset without option overrides",
-                )
-            meta["r"] = rules_in.get("preset") or "standard"
+            meta["r"] = rated_family(rules_in)
         clock = clocks.new_clock(body.get("clock"))
         if clock is not None:
             meta["ck"] = clock

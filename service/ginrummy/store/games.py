@@ -233,6 +233,13 @@ class GameStore:
         raw = self.client.get(self.state_key(game_id))
         return None if raw is None else self._parse(raw)
 
+    def load_many(self, game_ids: Sequence[str]) -> list[Stored | None]:
+        """Several games in one round trip per node (a pipeline: their keys are in many slots)."""
+        pipe = self.client.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.get(self.state_key(game_id))
+        return [None if raw is None else self._parse(raw) for raw in pipe.execute()]
+
     def load_with_record(self, game_id: str, idem_key: str) -> tuple[Stored | None, str | None]:
         """The game and an idempotency record in one round trip (both keys are in one slot)."""
         raw, record = self.client.mget([self.state_key(game_id), self.idempotency_key(game_id, idem_key)])
