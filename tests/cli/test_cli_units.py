@@ -10,7 +10,7 @@ import gin_cli
 import pytest
 from gin_cli.cards import normalize_card
 from gin_cli.commands import InputError, parse_line
-from gin_cli.main import main, parse_options
+from gin_cli.main import main, rule_options
 from gin_cli.saved import Login, Logins, SavedGame, SavedGames
 
 VIEW = {
@@ -83,7 +83,7 @@ def test_lines_become_legal_actions() -> None:
 
 
 def test_option_values() -> None:
-    assert parse_options(["target=50", "oklahoma=true", "wall=cancel"]) == {
+    assert rule_options(["target=50", "oklahoma=true", "wall=cancel"]) == {
         "target": 50,
         "oklahoma": True,
         "wall": "cancel",

@@ -27,7 +27,16 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ginrummy_client import ApiError, Client, ConnectionFailed, Game, Seek, SeekTaken, parse_invitation
+from ginrummy_client import (
+    ApiError,
+    Client,
+    ConnectionFailed,
+    Game,
+    Seek,
+    SeekTaken,
+    parse_invitation,
+    parse_options,
+)
 
 from . import __version__
 from .commands import InputError, parse_line
@@ -294,22 +303,12 @@ def _report_api_error(screen: Screen, exc: ApiError, json_mode: bool) -> None:
             screen.error(LOOK_UP[exc.code])
 
 
-def parse_options(pairs: list[str]) -> dict[str, Any]:
-    """``key=value`` pairs as rule options; values are JSON when they parse (numbers, true, null).
-
-    >>> parse_options(["target=50", "big_gin=false", "next_dealer=alternate"])
-    {'target': 50, 'big_gin': False, 'next_dealer': 'alternate'}
-    """
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise UsageError(f"--option needs KEY=VALUE, not {pair!r}")
-        try:
-            options[key.strip()] = json.loads(value)
-        except ValueError:
-            options[key.strip()] = value
-    return options
+def rule_options(pairs: list[str]) -> dict[str, Any]:
+    """``--option KEY=VALUE`` pairs as rule options (the SDK's :func:`parse_options`)."""
+    try:
+        return parse_options(pairs)
+    except ValueError as error:
+        raise UsageError(f"--option needs KEY=VALUE: {error}") from None
 
 
 def split_invitation(text: str) -> tuple[str, str]:
@@ -378,7 +377,7 @@ class _Runner:
     def _start(self, *, bot: str | None) -> int:
         created = self.client.create_game(
             preset=self.args.rules.strip().lower(),
-            options=parse_options(self.args.option),
+            options=rule_options(self.args.option),
             bot=bot,
             human=bot is None,
             name=self.args.name or None,
@@ -633,7 +632,7 @@ class _Runner:
         self._need_login("gin seek")
         found = self.client.seek(
             preset=self.args.rules.strip().lower(),
-            options=parse_options(self.args.option),
+            options=rule_options(self.args.option),
             rated=self.args.rated,
             clock=self.args.clock,
             min_rating=self.args.min_rating,

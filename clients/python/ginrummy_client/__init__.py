@@ -17,7 +17,7 @@ bodies as TypedDicts), ``transport`` (helpers of the requests).
 """
 
 from ._version import __version__
-from .client import Client, parse_invitation
+from .client import Client, parse_invitation, parse_options
 from .errors import (
     ApiError,
     BadAction,
@@ -184,6 +184,7 @@ __all__ = [
     "WaitingForOpponent",
     "is_play",
     "parse_invitation",
+    "parse_options",
     "your_move",
     "__version__",
 ]

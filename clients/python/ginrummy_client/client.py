@@ -18,6 +18,7 @@ ValueError: the server is a URL such as http://127.0.0.1:8000, not '127.0.0.1:80
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections.abc import Iterable, Mapping
@@ -58,6 +59,25 @@ log = logging.getLogger("ginrummy_client")
 
 USER_AGENT = f"ginrummy-client/{__version__}"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def parse_options(pairs: Iterable[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` rule options (as command lines take them); a value is JSON when it reads as JSON
+    (numbers, true), else text. ValueError for a pair without ``=``.
+
+    >>> parse_options(["target=25", "big_gin=false", "next_dealer=alternate"])
+    {'target': 25, 'big_gin': False, 'next_dealer': 'alternate'}
+    """
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"an option is KEY=VALUE, not {pair!r}")
+        try:
+            options[key.strip()] = json.loads(text)
+        except ValueError:
+            options[key.strip()] = text
+    return options
 
 
 def parse_invitation(text: str) -> tuple[str, str]:

@@ -46,7 +46,7 @@ from types import FrameType, ModuleType
 from typing import Any, Protocol
 
 from ._version import __version__
-from .client import Client, parse_invitation
+from .client import Client, parse_invitation, parse_options
 from .errors import (
     ApiError,
     Conflict,
@@ -180,24 +180,6 @@ def _traceback(error: BaseException) -> str:
 
 def _ours(filename: str) -> bool:
     return filename == __file__ or "importlib" in filename or filename.startswith("<frozen")
-
-
-def parse_options(pairs: list[str]) -> dict[str, Any]:
-    """``KEY=VALUE`` rule options; a value is JSON when it reads as JSON (numbers, true), else text.
-
-    >>> parse_options(["target=25", "big_gin=false", "next_dealer=alternate"])
-    {'target': 25, 'big_gin': False, 'next_dealer': 'alternate'}
-    """
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, text = pair.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(f"an option is KEY=VALUE, not {pair!r}")
-        try:
-            options[key.strip()] = json.loads(text)
-        except ValueError:
-            options[key.strip()] = text
-    return options
 
 
 # --- how a seat is found ----------------------------------------------------------------------------------
