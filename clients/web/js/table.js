@@ -105,7 +105,8 @@ export function renderGame(ctrl) {
     felt.append(actionBar(ctrl));
   }
   const board = h("div", { class: "board" }, felt, sidePanel(ctrl, names));
-  screen.append(board, helpDialog(ctrl), ctrl.confirming ? confirmDialog(ctrl, names) : null);
+  screen.append(board, helpDialog(ctrl));
+  if (ctrl.confirming) screen.append(confirmDialog(ctrl, names)); // (Element.append writes a null as "null")
   clear(root).append(screen);
   if (ctrl.helpOpen) screen.querySelector("#help").showModal();
   if (ctrl.confirming) screen.querySelector("#confirm").showModal();
