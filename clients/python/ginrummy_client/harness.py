@@ -60,17 +60,13 @@ from .errors import (
     ValidationError,
 )
 from .events import EventFeed
-from .game import Game
+from .game import Game, is_play
 from .models import View
 
 log = logging.getLogger("ginrummy_client.harness")
 
 Chooser = Callable[[dict[str, Any]], Any]
 """A bot: given a view, an element of its ``legal_actions`` (anything else is replaced, never sent)."""
-
-PLAY = frozenset({"deal", "draw", "pass", "discard", "knock", "layoff"})
-"""The action types of the play. Others (resign, abort, rematch, what the service adds later) end or leave
-the match: they are sent only when the bot returns them, and a seat that has only those is waiting."""
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_UNREACHABLE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 DEFAULT_SERVER = "http://127.0.0.1:8000"
@@ -342,7 +338,8 @@ def decide(choose: Chooser, view: View) -> Decision | None:
     True
     """
     legal = list(view.get("legal_actions") or [])
-    moves = [action for action in legal if action.get("type") in PLAY]
+    # Resign, abort and rematch are sent only when the bot returns them; a seat with only those waits.
+    moves = [action for action in legal if is_play(action)]
     if not moves:
         return None
     legal = copy.deepcopy(legal)  # what the bot may not change
