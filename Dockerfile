@@ -38,4 +38,4 @@ EXPOSE 8000
 # gunicorn drains on SIGTERM: it stops accepting and lets in-flight requests finish (graceful_timeout).
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=10s --timeout=5s --start-period=15s --retries=3 CMD ["python", "deploy/healthcheck.py"]
-CMD ["gunicorn", "-c", "deploy/gunicorn.conf.py", "ginrummy.api.wsgi:app"]
+CMD ["gunicorn", "-c", "deploy/gunicorn.conf.py", "ginrummy.http.wsgi:app"]

@@ -29,7 +29,7 @@ test: lint
 	$(BIN)/pytest -n 2
 
 openapi: $(STAMP)
-	$(BIN)/python -m ginrummy.api.openapi_export openapi/openapi.json
+	$(BIN)/python -m ginrummy.http.openapi_export openapi/openapi.json
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -94,7 +94,7 @@ def main() -> int:
     server = EmbeddedRedis(workdir / "redis").start()
     # Rate limits on, as in production, under budgets this run never meets.
     env = service_env(server.url, rate_limits="counted", workers=2)
-    gunicorn, port = start_gunicorn("ginrummy.api.wsgi:app", env, workdir, "game")
+    gunicorn, port = start_gunicorn("ginrummy.http.wsgi:app", env, workdir, "game")
     base = f"http://127.0.0.1:{port}"
     try:
         _, _, created = call("POST", f"{base}/v1/games", {"opponent": {"type": "bot"}})

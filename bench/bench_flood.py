@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="gin-bench-flood-"))
     with EmbeddedRedis(workdir / "redis") as server:
         env = service_env(server.url, rate_limits="default")
-        game, port = start_gunicorn("ginrummy.api.wsgi:app", env, workdir, "game")
+        game, port = start_gunicorn("ginrummy.http.wsgi:app", env, workdir, "game")
         print(f"default rate limits; {args.duration:g} s")
         try:
             asyncio.run(run(port, args))

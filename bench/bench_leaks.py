@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "service"), str(ROOT)]
 os.environ["GIN_RATE_LIMITS"] = "0"  # one client calling fast from one address
 
-from ginrummy.api import create_app  # noqa: E402
+from ginrummy.http import create_app  # noqa: E402
 from ginrummy.store.connection import EmbeddedRedis  # noqa: E402
 
 from tests.api.leaks import Figures, play_one  # noqa: E402

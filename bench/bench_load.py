@@ -188,7 +188,7 @@ class Connection:
 
 def choose(view: dict[str, Any]) -> dict[str, Any]:
     """A reasonable human move: lay off best, knock when allowed, draw from the stock, least deadwood."""
-    legal = [a for a in view["legal_actions"] if a["type"] not in ("resign", "abort", "rematch")]
+    legal = [a for a in view["legal_actions"] if a["kind"] == "play"]
     kinds: dict[str, list[dict[str, Any]]] = {}
     for action in legal:
         kinds.setdefault(action["type"], []).append(action)
@@ -450,7 +450,7 @@ def main(argv: list[str] | None = None) -> int:
         redis = server.client()
         redis_pid = server.process.pid  # type: ignore[union-attr]
         floor, floor_port = start_gunicorn("floor_app:app", env, workdir, "floor")
-        game, game_port = start_gunicorn("ginrummy.api.wsgi:app", env, workdir, "game")
+        game, game_port = start_gunicorn("ginrummy.http.wsgi:app", env, workdir, "game")
         # Rounds of floor, human and bot phases, interleaved, so that drift in what the machine gives us
         # (a shared VM) falls on all three alike; the figures add the rounds up.
         recorders = {kind: Recorder() for kind in PHASES}

@@ -392,7 +392,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     with EmbeddedRedis(workdir / "redis") as server:
         env = service_env(server.url, workers=args.workers)
-        game, port = start_gunicorn("ginrummy.api.wsgi:app", env, workdir, "game")
+        game, port = start_gunicorn("ginrummy.http.wsgi:app", env, workdir, "game")
         try:
             assert server.process is not None
             run(args, port, server_pids(game, server.process.pid), workdir)

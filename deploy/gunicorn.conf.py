@@ -1,6 +1,6 @@
 """gunicorn settings of the Gin Rummy service — one file for local runs, the container and Kubernetes.
 
-Run: ``gunicorn -c deploy/gunicorn.conf.py ginrummy.api.wsgi:app`` (what the Dockerfile, compose and the
+Run: ``gunicorn -c deploy/gunicorn.conf.py ginrummy.http.wsgi:app`` (what the Dockerfile, compose and the
 Kubernetes Deployment run, and what ``ginrummy-serve`` starts). Everything is set from the environment:
 
 - ``GIN_BIND`` (default ``127.0.0.1:$PORT``): address(es) to listen on, comma-separated.
@@ -141,7 +141,7 @@ logconfig_dict: dict[str, Any] = {
         "gunicorn.error": {"level": loglevel.upper(), "handlers": ["error_console"], "propagate": False},
         "gunicorn.access": {"level": "WARNING", "handlers": [], "propagate": False},
     },
-    # The service's "ginrummy" loggers have their own JSON handler (ginrummy.api.observability).
+    # The service's "ginrummy" loggers have their own JSON handler (ginrummy.http.observability).
     "root": {"level": "WARNING", "handlers": []},
 }
 

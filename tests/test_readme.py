@@ -6,7 +6,7 @@ import re
 from dataclasses import fields
 from pathlib import Path
 
-from ginrummy.api.config import Config
+from ginrummy.app.config import Config
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()

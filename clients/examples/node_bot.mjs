@@ -10,7 +10,6 @@
 // Exit status: 0 done, 1 a game failed, 2 bad arguments.
 import { randomUUID } from "node:crypto";
 
-const PLAY = new Set(["deal", "draw", "pass", "discard", "knock", "layoff"]); // resign, abort: never
 
 const [server, games = "1", bot = "simple", ...rest] = process.argv.slice(2);
 const seed = /^\d+$/.test(rest[0] ?? "") ? Number(rest.shift()) : undefined;
@@ -97,7 +96,7 @@ async function play(number) {
   let view = created.body.view;
   let cursor = created.body.events.at(-1)?.id;
   while (view.phase !== "match_over") {
-    const moves = view.legal_actions.filter((action) => PLAY.has(action.type));
+    const moves = view.legal_actions.filter((action) => action.kind === "play"); // resign, abort: never
     if (moves.length === 0) {
       // Not my turn: wait (long poll) for the next event, then read the view again.
       const after = cursor ? `&after=${cursor}` : "";

@@ -14,6 +14,7 @@ def choose(view: dict) -> dict:
     for kind in ("knock", "layoff", "deal", "discard"):  # knock (or gin) the moment it can
         if moves := [a for a in legal if a["type"] == kind]:  # the least deadwood left
             return min(moves, key=lambda a: left.get(a.get("discard") or a.get("card"), 0))
-    if {"type": "draw", "source": "discard"} in legal and makes_meld(view["discard_pile"][-1], hand["cards"]):
-        return {"type": "draw", "source": "discard"}  # the face-up card only when it makes a meld
-    return next(a for a in legal if a in ({"type": "draw", "source": "stock"}, {"type": "pass"}))
+    draws = {a.get("source", "pass"): a for a in legal if a["type"] in ("draw", "pass")}
+    if "discard" in draws and makes_meld(view["discard_pile"][-1], hand["cards"]):
+        return draws["discard"]  # the face-up card only when it makes a meld
+    return draws.get("stock") or draws["pass"]

@@ -22,7 +22,7 @@ from types import FrameType
 
 from ginrummy.store.connection import EmbeddedRedis, die_with_parent, redact_url
 
-APP = "ginrummy.api.wsgi:app"
+APP = "ginrummy.http.wsgi:app"
 
 
 def find_gunicorn_config() -> Path:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from ginrummy.api import create_app
+from ginrummy.http import create_app
 from ginrummy.store import make_client
 
 from .gameplay import Table

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask.testing import FlaskClient
-from ginrummy.api import security
+from ginrummy.app import security
 
 from .gameplay import Table, choose, problem
 

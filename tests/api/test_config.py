@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from ginrummy.api.config import Config, ConfigError
+from ginrummy.app.config import Config, ConfigError
 
 
 def test_defaults() -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from ginrummy.api import create_app
+from ginrummy.http import create_app
 
 PREFLIGHT = {
     "Access-Control-Request-Method": "POST",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from ginrummy.api import create_app
+from ginrummy.http import create_app
 
 from .gameplay import Seat, Table, problem
 

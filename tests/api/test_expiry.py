@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 
 from flask import Flask
-from ginrummy.api import create_app
+from ginrummy.http import create_app
 from redis.crc import key_slot
 
 from .gameplay import Table, choose

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from flask.testing import FlaskClient
-from ginrummy.api.openapi_export import render
+from ginrummy.http.openapi_export import render
 
 from .gameplay import problem
 
@@ -68,7 +68,7 @@ def test_health_and_readiness(client: FlaskClient) -> None:
 
 
 def test_readiness_fails_without_redis() -> None:
-    from ginrummy.api import create_app
+    from ginrummy.http import create_app
 
     app = create_app({"redis_url": "redis://127.0.0.1:1/0?socket_connect_timeout=0.5"})
     problem(app.test_client().get("/readyz"), 503, "store_unavailable")

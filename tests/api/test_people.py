@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from ginrummy.api import create_app
+from ginrummy.http import create_app
 
 from .gameplay import Seat, choose, problem
 
@@ -98,7 +98,9 @@ def test_quick_match_play_resign_ratings_and_leaderboard(client: FlaskClient) ->
     ann, bob, ann_seat, bob_seat = quick_match(client, rated=True)
     view = play((ann_seat, bob_seat), 6)
     assert view["rated"] is True and [p["player"] for p in view["players"]] == [ann.name, bob.name]
-    assert {"type": "resign"} in bob_seat.view()["legal_actions"]  # at any time, whoever's turn it is
+    assert {"type": "resign", "kind": "match"} in bob_seat.view()[
+        "legal_actions"
+    ]  # at any time, whoever's turn it is
     resigned = bob_seat.post("/resign", version=bob_seat.view()["version"])
     assert resigned.status_code == 200, resigned.get_json()
     final = ann_seat.view()
@@ -121,7 +123,7 @@ def test_quick_match_play_resign_ratings_and_leaderboard(client: FlaskClient) ->
 def test_a_game_aborted_before_the_first_draw_has_no_result(client: FlaskClient) -> None:
     ann, bob, ann_seat, bob_seat = quick_match(client, rated=True)
     view = bob_seat.view()
-    assert {"type": "abort"} in view["legal_actions"]
+    assert {"type": "abort", "kind": "match"} in view["legal_actions"]
     response = bob_seat.post("/abort", version=view["version"])
     assert response.status_code == 200, response.get_json()
     final = ann_seat.view()
@@ -134,7 +136,7 @@ def test_a_game_aborted_before_the_first_draw_has_no_result(client: FlaskClient)
 def test_abort_is_refused_once_a_card_was_drawn(client: FlaskClient) -> None:
     _, _, ann_seat, bob_seat = quick_match(client)
     view = play((ann_seat, bob_seat), 4)
-    assert {"type": "abort"} not in view["legal_actions"]
+    assert {"type": "abort", "kind": "match"} not in view["legal_actions"]
     problem(ann_seat.post("/abort", version=view["version"]), 409, "illegal_action")
 
 
@@ -219,7 +221,7 @@ def test_a_rematch_is_offered_and_accepted(client: FlaskClient) -> None:
     _, _, ann_seat, bob_seat = quick_match(client)
     first = ann_seat.view()
     bob_seat.post("/resign", version=first["version"])
-    assert ann_seat.view()["legal_actions"] == [{"type": "rematch"}]
+    assert ann_seat.view()["legal_actions"] == [{"type": "rematch", "kind": "match"}]
     offered = ann_seat.post("/rematch", version=ann_seat.view()["version"])
     assert offered.status_code == 200 and offered.get_json()["events"][0]["type"] == "rematch_offered"
     assert bob_seat.view()["rematch"]["offered_by"] == [0]

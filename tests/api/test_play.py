@@ -44,7 +44,10 @@ def test_a_full_hand_against_the_bot(table: Table) -> None:
     record = me.get("/hands/1").get_json()
     assert record["number"] == 1 and record["result"] == view["result"]
     # Every legal action of the finished hand is a deal, by either seat.
-    assert view["legal_actions"] == [{"type": "deal"}, {"type": "resign"}] and view["your_move"]
+    assert (
+        view["legal_actions"] == [{"type": "deal", "kind": "play"}, {"type": "resign", "kind": "match"}]
+        and view["your_move"]
+    )
 
 
 def test_each_response_carries_the_bots_replies(table: Table) -> None:
@@ -94,7 +97,9 @@ def test_a_full_game_against_the_bot_to_the_end_of_the_match(table: Table) -> No
     view = play_against_bot(me, "match_over")
     scores = view["scores"]
     assert scores["match_over"] is True and scores["match_winner"] in (0, 1)
-    assert view["legal_actions"] == [{"type": "rematch"}] and not view["your_move"]  # a bot accepts at once
+    assert (
+        view["legal_actions"] == [{"type": "rematch", "kind": "match"}] and not view["your_move"]
+    )  # a bot accepts at once
     assert len(view["hands"]) >= 1 and len(view["stats"]) == 2
     final = scores["games"][0]
     assert final["winner"] == scores["match_winner"]

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from ginrummy.api import create_app
+from ginrummy.http import create_app
 
 from .gameplay import choose
 

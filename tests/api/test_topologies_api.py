@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import uuid
 
-from ginrummy.api import create_app
+from ginrummy.http import create_app
 
 from .gameplay import Table, choose
 

@@ -21,7 +21,7 @@ from ginrummy.store.connection import make_client
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 K8S = DEPLOY / "k8s"
-GUNICORN_COMMAND = ["gunicorn", "-c", "deploy/gunicorn.conf.py", "ginrummy.api.wsgi:app"]
+GUNICORN_COMMAND = ["gunicorn", "-c", "deploy/gunicorn.conf.py", "ginrummy.http.wsgi:app"]
 
 
 # --- Dockerfile ------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""/metrics, request ids and JSON logs of ginrummy.api.observability, through the real app and Redis."""
+"""/metrics, request ids and JSON logs of ginrummy.http.observability, through the real app and Redis."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import logging
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from ginrummy.api import create_app
-from ginrummy.api import observability as obs
+from ginrummy.app import metrics
+from ginrummy.http import create_app
+from ginrummy.http import observability as obs
 from prometheus_client import REGISTRY
 
 from tests.deploy.play import create_game, step
@@ -62,16 +63,16 @@ def test_metrics_count_requests_actions_and_games(client: FlaskClient) -> None:
 
 def test_the_helpers_keep_label_values_bounded() -> None:
     before = _sample("gin_actions_total", type="other")
-    obs.record_action("draw")
-    obs.record_action("drop table")
+    metrics.record_action("draw")
+    metrics.record_action("drop table")
     assert _sample("gin_actions_total", type="other") == before + 1
-    obs.observe_bot_decision(0.002, "simple")
-    obs.observe_bot_decision(0.002, "a{weird}\nname")
+    metrics.observe_bot_decision(0.002, "simple")
+    metrics.observe_bot_decision(0.002, "a{weird}\nname")
     assert _sample("gin_bot_decision_seconds_count", bot="other") >= 1
     obs.record_redis_error("ConnectionError")
     assert _sample("gin_redis_errors_total", kind="ConnectionError") >= 1
-    obs.record_game_created()
-    obs.record_game_finished()
+    metrics.record_game_created()
+    metrics.record_game_finished()
 
 
 def test_logs_are_json_with_the_request_id_and_no_token(

@@ -245,7 +245,7 @@ def test_legal_actions_stay_the_play_and_the_view_adds_the_ending_actions():
     game = new_game()
     assert [a.type for a in game.legal_actions(1)] == ["draw", "pass"] and game.legal_actions(0) == []
     assert [a["type"] for a in seat_view(game, 1)["legal_actions"]] == ["draw", "pass", "resign", "abort"]
-    assert seat_view(game, 0)["legal_actions"] == [RESIGN, ABORT]
+    assert seat_view(game, 0)["legal_actions"] == [{**RESIGN, "kind": "match"}, {**ABORT, "kind": "match"}]
     assert seat_view(game, None)["legal_actions"] == []
     view = seat_view(game, 0)
     assert view["end_reason"] is None and view["forfeited_by"] is None

@@ -71,7 +71,7 @@ def check_views(game: Game) -> None:
         assert not leaked, f"seat {seat} sees {leaked} in phase {game.phase}"
         if seat is not None:
             listed = [*game.legal_actions(seat), *game.ending_actions(seat)]
-            assert view["legal_actions"] == [a.to_json() for a in listed]
+            assert view["legal_actions"] == [a.listed() for a in listed]
 
 
 def probe_illegal(game: Game, rng: random.Random) -> None:

@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
-from ginrummy.api.errors import HTTP_CODES, engine_status
 from ginrummy.engine import errors as engine_errors
+from ginrummy.http.errors import HTTP_CODES, STATUS, engine_status
 from ginrummy_client import (
     BadCard,
     CannotUndo,
@@ -59,7 +59,11 @@ def test_turns_seats_and_games(client: Client, live_service: str) -> None:
     guest = client.join_game(host.game_id, host.invitation)
     host.refresh()
     idle, mover = (host, guest) if guest.your_move else (guest, host)
-    assert not idle.your_move and idle.play_actions == [] and {"type": "resign"} in idle.legal_actions
+    assert (
+        not idle.your_move
+        and idle.play_actions == []
+        and {"type": "resign", "kind": "match"} in idle.legal_actions
+    )
     with pytest.raises(NotYourTurn) as turn:
         idle.act(mover.play_actions[0])
     assert isinstance(turn.value, IllegalAction) and turn.value.turn == mover.seat
@@ -110,14 +114,16 @@ def test_no_secret_in_reprs_or_messages(client: Client, live_service: str) -> No
 
 
 def raised_codes() -> set[tuple[int, str]]:
-    """(status, code) of every error the service's source raises (its HTTP layer and its engine)."""
+    """(status, code) of every error the service's source raises (its use cases, its HTTP adapter and
+    its engine), with the status of the adapter's one table."""
     found: set[tuple[int, str]] = set()
-    for path in (ROOT / "service" / "ginrummy" / "api").glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "ApiError":
-                literal = [arg.value for arg in node.args[:2] if isinstance(arg, ast.Constant)]
-                if len(literal) == 2:  # ApiError(409, "code", …); not a re-raise of variables
-                    found.add((literal[0], literal[1]))
+    for folder in ("app", "http"):
+        for path in (ROOT / "service" / "ginrummy" / folder).glob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.Call) and getattr(node.func, "id", None) in REFUSALS:
+                    first = node.args[0] if node.args else None
+                    if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                        found.add((STATUS[first.value], first.value))
     for cls in vars(engine_errors).values():
         if isinstance(cls, type) and issubclass(cls, engine_errors.GinRummyError):
             found.add((engine_status(cls()), cls.code))
@@ -131,6 +137,8 @@ def documented_codes() -> set[tuple[int, str]]:
         found |= {(int(row.group(1)), code) for code in re.findall(r"`([a-z_]+)`", row.group(2))}
     return found
 
+
+REFUSALS = {"ServiceError", "RequestRefused"}
 
 # Documented codes outside the game API (a wrong method): they fall back to the class of their status.
 BY_STATUS_ONLY = {"method_not_allowed"}

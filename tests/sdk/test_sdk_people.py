@@ -127,12 +127,12 @@ def test_players_quick_match_resign_profiles_and_the_leaderboard(players: tuple[
 
 def test_a_rematch_against_a_bot_is_played_with_the_same_token(client: Client) -> None:
     game = client.create_game(bot="simple", seed=5)
-    assert {"type": "resign"} in game.legal_actions and game.your_move
+    assert {"type": "resign", "kind": "match"} in game.legal_actions and game.your_move
     with pytest.raises(NotOver):
         game.rematch()
     game.resign()
     assert game.match_over and game.view["end_reason"] == "resigned" and game.view["forfeited_by"] == 0
-    assert game.legal_actions == [{"type": "rematch"}] and game.rematch_game() is None
+    assert game.legal_actions == [{"type": "rematch", "kind": "match"}] and game.rematch_game() is None
     result = game.rematch()  # a bot accepts at once
     assert [e["type"] for e in result["events"]] == ["rematch"]
     again = game.rematch_game()
@@ -178,7 +178,7 @@ def test_abort_and_a_victory_claimed_too_early(client: Client, live_service: str
         assert early.value.seconds_left is not None and early.value.seconds_left > 0
         with pytest.raises(NothingToClaim):
             mover.claim_victory()
-        assert {"type": "abort"} in mover.legal_actions
+        assert {"type": "abort", "kind": "match"} in mover.legal_actions
         mover.abort()
         assert mover.match_over and mover.view["end_reason"] == "aborted"
 

@@ -48,7 +48,11 @@ def test_a_whole_game_against_the_simple_bot(client: Client) -> None:
         if action["type"] == "deal":
             commitment = view["commitment"]
     assert game.view["scores"]["match_over"] and game.match_over
-    assert game.legal_actions == [{"type": "rematch"}] and not game.your_move and game.play_actions == []
+    assert (
+        game.legal_actions == [{"type": "rematch", "kind": "match"}]
+        and not game.your_move
+        and game.play_actions == []
+    )
     assert hands_seen == list(range(1, len(hands_seen) + 1)) and len(hands_seen) >= 2
     full = game.refresh()  # the full view: with the statistics a move's play view leaves out
     assert full["stats"][0]["hands_played"] == len(hands_seen) and "history" in full

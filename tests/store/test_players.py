@@ -10,8 +10,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from ginrummy.app.ratings import ordinal
+from ginrummy.engine import MatchEnd
 from ginrummy.store import NameTaken, PlayerStore, make_client
-from ginrummy.store.players import ABORTED, Rating, ordinal
+from ginrummy.store.players import Rating
 
 DEFAULT = (25.0, 25.0 / 3)
 
@@ -21,7 +23,7 @@ def players(request: pytest.FixtureRequest) -> Iterator[PlayerStore]:
     url = request.getfixturevalue("redis_url" if request.param == "single" else "redis_cluster_url")
     client = make_client(url)
     try:
-        yield PlayerStore(client, recent_games=3)
+        yield PlayerStore(client, ordinal=ordinal, recent_games=3)
     finally:
         client.close()
 
@@ -145,7 +147,7 @@ def test_anonymous_seats_draws_and_aborted_games(players: PlayerStore) -> None:
     # An anonymous opponent: only Ann's record changes, and nothing is rated.
     assert _record(players, (None, ann), 1, rated=True, rate=rate) is None
     _record(players, (ann, bot), None, reason="draw")
-    _record(players, (ann, bot), None, reason=ABORTED, rated=True, rate=rate)
+    _record(players, (ann, bot), None, reason=MatchEnd.ABORTED, rated=True, rate=rate)
     profile = players.get(ann)
     assert profile is not None
     assert (profile["played"], profile["won"], profile["lost"], profile["drawn"]) == (2, 1, 0, 1)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask
-from ginrummy.api import create_app
+from ginrummy.http import create_app
 
 from tests.deploy.play import Seat, create_game, play_to_end, reload, step
 from tests.fixtures.redis_servers import ClusterHandle, SentinelHandle

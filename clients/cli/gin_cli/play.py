@@ -171,7 +171,7 @@ class GameSession:
 
     def after_match(self, view: dict[str, Any]) -> Game | None:
         """Offer a rematch (not with ``--json``): the rematch's game once it starts, else None."""
-        if self.json_mode or {"type": "rematch"} not in (view.get("legal_actions") or []):
+        if self.json_mode or not any(a.get("type") == "rematch" for a in view.get("legal_actions") or []):
             return None
         seat = int(view.get("seat") or 0)
         opponent = self.names[1 - seat]

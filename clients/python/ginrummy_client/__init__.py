@@ -72,7 +72,7 @@ from .errors import (
     WaitingForOpponent,
 )
 from .events import EventFeed
-from .game import Game, is_play, your_move
+from .game import Game, is_play, listed, your_move
 from .models import (
     Action,
     Analysis,
@@ -183,6 +183,7 @@ __all__ = [
     "View",
     "WaitingForOpponent",
     "is_play",
+    "listed",
     "parse_invitation",
     "parse_options",
     "your_move",

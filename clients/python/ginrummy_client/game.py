@@ -23,7 +23,7 @@ card is drawn — and ``rematch`` after it, so a non-empty list does not mean it
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import quote
 
@@ -40,17 +40,37 @@ CardLike = str | int
 STALE_RETRIES = 3
 """How many times :meth:`Game.rematch` reads the view again after a 412 before giving up."""
 
-NOT_PLAY = frozenset({"resign", "abort", "rematch"})
-"""The legal actions that are no move of the play: they end the match, or follow it."""
-
 
 def is_play(action: Mapping[str, Any]) -> bool:
-    """Whether ``action`` is a move of the play (not resign, abort or rematch).
+    """Whether a listed legal action is a move of the play (its ``kind``), not an action on the match
+    (resign, abort, rematch).
 
-    >>> is_play({"type": "draw", "source": "stock"}), is_play({"type": "resign"})
-    (True, False)
+    >>> is_play({"type": "draw", "source": "stock", "kind": "play"})
+    True
+    >>> is_play({"type": "resign", "kind": "match"})
+    False
     """
-    return action.get("type") not in NOT_PLAY
+    return action.get("kind") == "play"
+
+
+def listed(answer: Any, legal_actions: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """The element of ``legal_actions`` that ``answer`` names — the same action, with or without its
+    ``kind`` — or None.
+
+    >>> listed({"type": "pass"}, [{"type": "pass", "kind": "play"}])
+    {'type': 'pass', 'kind': 'play'}
+    >>> listed({"type": "deal"}, [{"type": "pass", "kind": "play"}]) is None
+    True
+    """
+    if not isinstance(answer, Mapping):
+        return None
+    wanted = {key: value for key, value in answer.items() if key != "kind"}
+    for action in legal_actions:
+        if {key: value for key, value in action.items() if key != "kind"} == wanted and answer.get(
+            "kind", action.get("kind")
+        ) == action.get("kind"):
+            return action
+    return None
 
 
 def your_move(view: Mapping[str, Any]) -> bool:
@@ -59,7 +79,7 @@ def your_move(view: Mapping[str, Any]) -> bool:
 
     >>> your_move({"your_move": False, "legal_actions": [{"type": "resign"}]})
     False
-    >>> your_move({"legal_actions": [{"type": "resign"}, {"type": "deal"}]})
+    >>> your_move({"legal_actions": [{"type": "resign", "kind": "match"}, {"type": "deal", "kind": "play"}]})
     True
     """
     if "your_move" in view:

@@ -60,7 +60,7 @@ from .errors import (
     ValidationError,
 )
 from .events import EventFeed
-from .game import Game, is_play
+from .game import Game, is_play, listed
 from .models import View
 
 log = logging.getLogger("ginrummy_client.harness")
@@ -327,14 +327,15 @@ def decide(choose: Chooser, view: View) -> Decision | None:
     """What to play from ``view``: ``choose``'s answer when it is one of the legal actions, else the first
     move of the play. None (``choose`` is not called) when the seat has no move of the play to make.
 
-    >>> view = {"legal_actions": [{"type": "resign"}, {"type": "draw", "source": "stock"}]}
-    >>> decide(lambda view: {"type": "resign"}, view)
-    Decision(action={'type': 'resign'}, problem=None, error=None)
-    >>> decide(lambda view: "knock!", view).action
-    {'type': 'draw', 'source': 'stock'}
-    >>> decide(lambda view: 1 / 0, view).problem
+    >>> resign = {"type": "resign", "kind": "match"}
+    >>> draw = {"type": "draw", "source": "stock", "kind": "play"}
+    >>> decide(lambda view: {"type": "resign"}, {"legal_actions": [resign, draw]}).action
+    {'type': 'resign', 'kind': 'match'}
+    >>> decide(lambda view: "knock!", {"legal_actions": [resign, draw]}).action
+    {'type': 'draw', 'source': 'stock', 'kind': 'play'}
+    >>> decide(lambda view: 1 / 0, {"legal_actions": [resign, draw]}).problem
     'raised ZeroDivisionError: division by zero'
-    >>> decide(lambda view: {"type": "resign"}, {"legal_actions": [{"type": "resign"}]}) is None
+    >>> decide(lambda view: {"type": "resign"}, {"legal_actions": [resign]}) is None
     True
     """
     legal = list(view.get("legal_actions") or [])
@@ -345,8 +346,8 @@ def decide(choose: Chooser, view: View) -> Decision | None:
     legal = copy.deepcopy(legal)  # what the bot may not change
     try:
         answer = choose(copy.deepcopy(dict(view)))
-        if answer in legal:
-            chosen: Mapping[str, Any] = answer
+        chosen = listed(answer, legal)
+        if chosen is not None:
             return Decision(chosen)
         problem = f"answered {_short(answer)}, which is not one of the legal actions"
         return Decision(moves[0], problem)

@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ginrummy.engine.actions import ENDING_TYPES
+from ginrummy.engine.actions import KINDS, PLAY
 from ginrummy.engine.cards import parse_card
 from ginrummy.engine.melds import knock_min
 
@@ -44,7 +44,7 @@ class Turn:
 
 def play_actions(view: View) -> list[Action]:
     """The view's legal actions less the ones that end the match early (resign, abort), as they are."""
-    return [a for a in view.get("legal_actions") or [] if a.get("type") not in ENDING_TYPES]
+    return [a for a in view.get("legal_actions") or [] if KINDS.get(a.get("type")) == PLAY]
 
 
 def read_turn(view: View) -> Turn:

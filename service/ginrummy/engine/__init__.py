@@ -10,11 +10,11 @@ from .actions import Action
 from .cards import card_text, card_value, mask_of, parse_card, parse_cards, texts
 from .errors import GinRummyError
 from .game import Game, MatchEnd
-from .hand import Event, Hand, HandEnd, HandOutcome, Phase
+from .hand import Event, Hand, HandEnd, HandOutcome, Phase, hand_result
 from .melds import Arrangement, Meld, MeldKind, best_melds, deadwood, knock_deadwood
 from .rules import OPTION_DOCS, PRESET_DOCS, PRESETS, Rules
 from .serialize import dumps, loads
-from .views import analyze_hand, hand_history, hand_record, hand_result, seat_view
+from .views import analyze_hand, hand_history, hand_record, seat_view
 
 __all__ = [
     "OPTION_DOCS",

@@ -34,6 +34,26 @@ ABORT = "abort"
 ACTION_TYPES = (DEAL, DRAW, PASS, DISCARD, KNOCK, LAYOFF, RESIGN, ABORT)
 # Actions that end the match early instead of playing it (see game.py): either seat, at any turn.
 ENDING_TYPES = (RESIGN, ABORT)
+# After the match, either seat may ask for a rematch: a new match between the same seats, which the
+# service starts (it makes a new game); the engine only names it.
+REMATCH = "rematch"
+
+# What kind of action each type is, as every listed legal action says (``"kind"``): a move of the PLAY
+# (dealing included: it is what the seat has to do now), or an action on the MATCH as a whole (resign and
+# abort, offered whenever allowed; rematch, once it is over), which is never "your move".
+PLAY = "play"
+MATCH = "match"
+KINDS: dict[str, str] = {
+    DEAL: PLAY,
+    DRAW: PLAY,
+    PASS: PLAY,
+    DISCARD: PLAY,
+    KNOCK: PLAY,
+    LAYOFF: PLAY,
+    RESIGN: MATCH,
+    ABORT: MATCH,
+    REMATCH: MATCH,
+}
 STOCK = "stock"
 PILE = "discard"
 
@@ -106,6 +126,14 @@ class Action:
             return Action(KNOCK, card=self.card)
         return self
 
+    def listed(self) -> dict[str, Any]:
+        """The JSON form as `legal_actions` lists it: with its ``kind`` (see :data:`KINDS`).
+
+        >>> Action.resign().listed()
+        {'type': 'resign', 'kind': 'match'}
+        """
+        return {**self.to_json(), "kind": KINDS[self.type]}
+
     def to_json(self) -> dict[str, Any]:
         """The JSON form, with canonical card texts."""
         out: dict[str, Any] = {"type": self.type}
@@ -136,7 +164,9 @@ class Action:
         kind = obj.get("type")
         if kind not in _FIELDS:
             raise BadActionError(f"unknown action type {kind!r} (types: {', '.join(ACTION_TYPES)})")
-        extra = set(obj) - _FIELDS[kind] - {"type"}
+        if "kind" in obj and obj["kind"] != KINDS[kind]:
+            raise BadActionError(f"a {kind} is of kind {KINDS[kind]!r}, not {obj['kind']!r}")
+        extra = set(obj) - _FIELDS[kind] - {"type", "kind"}  # a listed action is accepted as it is listed
         if extra:
             raise BadActionError(f"{kind} takes no field {', '.join(sorted(map(str, extra)))}")
         if kind == DRAW:

@@ -171,9 +171,15 @@ class Game:
     @classmethod
     def new(cls, rules: Rules, rng: random.Random, *, first_dealer: int | None = None) -> Game:
         """A new match with its first hand dealt. The first dealer is cut for: higher card deals."""
+        return cls.start(rules, rng, first_dealer=first_dealer)[0]
+
+    @classmethod
+    def start(
+        cls, rules: Rules, rng: random.Random, *, first_dealer: int | None = None
+    ) -> tuple[Game, list[Event]]:
+        """:meth:`new`, with the events of the first deal."""
         game = cls(rules, cut_for_dealer(rng) if first_dealer is None else first_dealer)
-        game._deal(rng)
-        return game
+        return game, game._deal(rng)
 
     # -- queries --------------------------------------------------------------------------------
 
@@ -426,17 +432,31 @@ class Game:
 
     def undo(self, seat: int) -> int:
         """Take back `seat`'s last action in the live hand and everything after it, replaying the hand on
-        the same deck (so the stock stays as it was). Returns how many actions were taken back."""
+        the same deck (so the stock stays as it was). Returns how many actions were taken back. Nothing
+        can be taken back once the hand is over, nor once someone has knocked: the knocker's cards are
+        laid down for both to see (docs/rules.md)."""
         hand = self.hand
         if self.match_over:
             raise CannotUndoError("the match is over: nothing can be taken back")
         if hand is None or hand.over:
             raise CannotUndoError("only moves of a hand still being played can be taken back")
-        last = max((i for i, e in enumerate(hand.log) if e.seat == seat), default=None)
+        if hand.knocker is not None:
+            raise CannotUndoError("a knock has laid the knocker's cards down: nothing can be taken back now")
+        last = self._last_action_of(seat)
         if last is None:
             raise CannotUndoError("you have made no move in this hand yet")
         self.hand = replay_hand(hand, len(hand.log) - last)
         return len(hand.log) - last
+
+    def can_undo(self, seat: int) -> bool:
+        """Whether :meth:`undo` would take something back for `seat` now."""
+        hand = self.hand
+        live = not self.match_over and hand is not None and not hand.over and hand.knocker is None
+        return live and self._last_action_of(seat) is not None
+
+    def _last_action_of(self, seat: int) -> int | None:
+        assert self.hand is not None
+        return max((i for i, e in enumerate(self.hand.log) if e.seat == seat), default=None)
 
     # -- statistics -----------------------------------------------------------------------------
 

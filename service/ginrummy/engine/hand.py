@@ -26,7 +26,7 @@ from typing import Any
 
 from . import melds as _melds
 from .actions import DISCARD, DRAW, KNOCK, LAYOFF, PASS, PILE, STOCK, Action
-from .cards import Card, card_text, card_value, cards_of, suit_of
+from .cards import Card, card_text, card_value, cards_of, suit_of, texts
 from .errors import (
     BadStateError,
     DeadwoodTooHighError,
@@ -34,9 +34,8 @@ from .errors import (
     InvalidMeldError,
     NotYourTurnError,
 )
-from .melds import Arrangement, LayoffResult
+from .melds import Arrangement, LayoffResult, arrangement_json
 from .rules import Rules
-from .views import arrangement_json, hand_result
 
 HAND_SIZE = 10
 # Built once: the engine lists these for every discard phase.
@@ -527,3 +526,20 @@ class Hand:
                 "taking the fiftieth card is only allowed when it lets you knock or go gin"
             )
         return IllegalActionError(self._not_now(action))
+
+
+def hand_result(hand: Hand) -> dict[str, Any]:
+    """The finished hand as both seats may now see it: the outcome, both hands laid down, lay-offs."""
+    assert hand.outcome is not None
+    out: dict[str, Any] = {"outcome": hand.outcome.to_json(), "hands": [texts(h) for h in hand.hands]}
+    if hand.knocker is not None:
+        assert hand.knock_arrangement is not None and hand.defender_result is not None
+        out["knocker"] = {
+            "seat": hand.knocker,
+            "discard": None if hand.knock_discard is None else card_text(hand.knock_discard),
+            **arrangement_json(hand.knock_arrangement),
+        }
+        out["defender"] = {"seat": 1 - hand.knocker, **arrangement_json(hand.defender_result)}
+    else:
+        out["arrangements"] = [arrangement_json(_melds.best_arrangement(mask)) for mask in hand.hands]
+    return out

@@ -41,6 +41,7 @@ import enum
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .cards import SUIT_MASK, card_text, cards_of, mask_value, parse_card, texts
 from .cards import mask_of as mask_of  # re-exported; the doctests use it
@@ -845,3 +846,14 @@ def validate_layoff(
             )
     dead = own.deadwood_mask & ~laid
     return LayoffResult(own.melds, tuple(result), dead, mask_value(dead))
+
+
+def arrangement_json(arrangement: Arrangement | LayoffResult) -> dict[str, Any]:
+    """``{"melds", "deadwood_cards", "deadwood"}`` of an arrangement; a defender's lay-off result also has
+    ``"layoffs"`` (after ``"melds"``), each ``{"card", "meld": index of the knocker's meld}``."""
+    out: dict[str, Any] = {"melds": [texts(m.mask) for m in arrangement.melds]}
+    if isinstance(arrangement, LayoffResult):
+        out["layoffs"] = [{"card": card_text(c), "meld": i} for c, i in arrangement.layoffs]
+    out["deadwood_cards"] = texts(arrangement.deadwood_mask)
+    out["deadwood"] = arrangement.deadwood
+    return out

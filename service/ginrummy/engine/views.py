@@ -25,22 +25,11 @@ from . import melds as _melds
 from .actions import DRAW, KNOCK, LAYOFF, PILE, Action
 from .cards import card_text, mask_of, parse_cards, texts
 from .errors import IllegalActionError
-from .melds import Arrangement, LayoffResult
+from .hand import Hand, hand_result
+from .melds import arrangement_json
 
-if TYPE_CHECKING:  # hand.py renders its events with this module: no import back at run time
+if TYPE_CHECKING:
     from .game import Game
-    from .hand import Hand
-
-
-def arrangement_json(arrangement: Arrangement | LayoffResult) -> dict[str, Any]:
-    """``{"melds", "deadwood_cards", "deadwood"}`` of an arrangement; a defender's lay-off result also has
-    ``"layoffs"`` (after ``"melds"``), each ``{"card", "meld": index of the knocker's meld}``."""
-    out: dict[str, Any] = {"melds": [texts(m.mask) for m in arrangement.melds]}
-    if isinstance(arrangement, LayoffResult):
-        out["layoffs"] = [{"card": card_text(c), "meld": i} for c, i in arrangement.layoffs]
-    out["deadwood_cards"] = texts(arrangement.deadwood_mask)
-    out["deadwood"] = arrangement.deadwood
-    return out
 
 
 # -- a seat's view of the game -----------------------------------------------------------------------
@@ -94,7 +83,7 @@ def seat_view(game: Game, seat: int | None, omit: frozenset[str] = frozenset()) 
     view["result"] = None if live else hand_result(hand)
     # A seat may also resign (or abort): a client sees every action it may post in one list.
     view["legal_actions"] = (
-        [] if seat is None else [a.to_json() for a in (*game.legal_actions(seat), *game.ending_actions(seat))]
+        [] if seat is None else [a.listed() for a in (*game.legal_actions(seat), *game.ending_actions(seat))]
     )
     if "history" not in omit:
         view["history"] = hand_history(hand, seat)
@@ -188,23 +177,6 @@ def hand_history(hand: Hand, viewer: int | None) -> list[dict[str, Any]]:
         elif kind == LAYOFF:
             item = {"seat": entry.seat, "type": LAYOFF}
         out.append(item)
-    return out
-
-
-def hand_result(hand: Hand) -> dict[str, Any]:
-    """The finished hand as both seats may now see it: the outcome, both hands laid down, lay-offs."""
-    assert hand.outcome is not None
-    out: dict[str, Any] = {"outcome": hand.outcome.to_json(), "hands": [texts(h) for h in hand.hands]}
-    if hand.knocker is not None:
-        assert hand.knock_arrangement is not None and hand.defender_result is not None
-        out["knocker"] = {
-            "seat": hand.knocker,
-            "discard": None if hand.knock_discard is None else card_text(hand.knock_discard),
-            **arrangement_json(hand.knock_arrangement),
-        }
-        out["defender"] = {"seat": 1 - hand.knocker, **arrangement_json(hand.defender_result)}
-    else:
-        out["arrangements"] = [arrangement_json(_melds.best_arrangement(mask)) for mask in hand.hands]
     return out
 
 

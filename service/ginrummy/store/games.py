@@ -34,6 +34,7 @@ from typing import Any
 import redis
 import redis.exceptions
 
+from .cursor import Cursor
 from .notify import Notifier, wait_until
 
 # Every script returns {status, value}: 1 = done (value: the new version), 0 = stale (value: the
@@ -172,15 +173,6 @@ def _unpack(raw: bytes) -> str:
     return zlib.decompress(raw).decode()
 
 
-def _cursor(cursor: str) -> tuple[int, int]:
-    version, _, index = cursor.partition("-")
-    return int(version), int(index or 0)
-
-
-def _after(cursor: str, after: str) -> bool:
-    return _cursor(cursor) > _cursor(after)
-
-
 class GameStore:
     """Games in Redis. ``client`` is any redis-py client (single, Sentinel master or Cluster)."""
 
@@ -275,9 +267,10 @@ class GameStore:
 
     def _events_after(self, key: str, after: str | None, count: int) -> list[tuple[str, str]]:
         rows = []
+        start = None if after is None else Cursor.parse(after)
         for raw in self.client.lrange(key, 0, -1):
             cursor, _, payload = _text(raw).partition("\t")
-            if after is None or _after(cursor, after):
+            if start is None or Cursor.parse(cursor) > start:
                 rows.append((cursor, payload))
         return rows[:count]
 

@@ -8,7 +8,7 @@ records of both players of a game (and the leaderboard) at once, on every topolo
                                  statistics), ``r:<family>`` (JSON ``{"mu", "sigma", "games"}``)
 ``gin:{players}:t:<token_hash>`` string — the folded name of the token's player
 ``gin:{players}:g:<folded>``     list — the player's last :data:`RECENT_GAMES` games (JSON), newest first
-``gin:{players}:lb:<family>``    sorted set — folded name scored by the ordinal ``mu - 3 * sigma``
+``gin:{players}:lb:<family>``    sorted set — folded name scored by the ratings' ordinal (``mu - 3 * sigma``)
 ``gin:{players}:a:<game_id>``    string — the game was applied to the records (expires after
                                  :data:`APPLIED_TTL`: a finished game is recorded within minutes)
 
@@ -30,15 +30,17 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ginrummy.engine.game import MatchEnd
+
 from .games import StoreError, _text
 
 RECENT_GAMES = 20  # games kept in a player's "recent games"
 APPLIED_TTL = 30 * 24 * 3600  # seconds a game is remembered as applied (so it is applied once)
 MAX_ATTEMPTS = 100  # rating rounds of one record_game before it gives up (RatingContention)
-ABORTED = "aborted"  # the reason of a game without a winner that counts as neither played nor drawn
 
 Rating = tuple[float, float]  # (mu, sigma)
 RateFunction = Callable[[tuple[Rating | None, Rating | None]], tuple[Rating, Rating]]
+Ordinal = Callable[[float, float], float]  # the score a leaderboard ranks (mu, sigma) by
 
 CREATE_LUA = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -110,15 +112,6 @@ class RatingContention(StoreError):
     """A game's ratings could not be written: other games of its players kept changing them."""
 
 
-def ordinal(mu: float, sigma: float) -> float:
-    """The conservative rating the leaderboards rank by.
-
-    >>> ordinal(25.0, 25 / 3)
-    0.0
-    """
-    return mu - 3 * sigma
-
-
 def _rating_field(family: str) -> str:
     return f"r:{family}"
 
@@ -136,14 +129,14 @@ def _mu_sigma(rating: dict[str, Any] | None) -> Rating | None:
 
 def _result(seat: int, winner: int | None, aborted: bool) -> str:
     if aborted:
-        return ABORTED
+        return MatchEnd.ABORTED.value
     if winner is None:
         return "drawn"
     return "won" if winner == seat else "lost"
 
 
 def _rating_args(
-    recent: dict[str, Any], raw: Any, before: dict[str, Any] | None, after: Rating | None
+    ordinal: Ordinal, recent: dict[str, Any], raw: Any, before: dict[str, Any] | None, after: Rating | None
 ) -> list[Any]:
     """A seat's recent-game entry, expected rating field, new field and leaderboard score for RECORD_LUA
     (the rating change is the ordinal's, None without a rating before or after)."""
@@ -165,11 +158,13 @@ class PlayerStore:
         self,
         client: Any,
         *,
+        ordinal: Ordinal,
         recent_games: int = RECENT_GAMES,
         applied_ttl: int = APPLIED_TTL,
         max_attempts: int = MAX_ATTEMPTS,
     ) -> None:
         self.client = client
+        self.ordinal = ordinal  # the ratings' own (ginrummy.app.ratings.ordinal)
         self.recent_games = max(1, recent_games)
         self.applied_ttl = applied_ttl
         self.max_attempts = max_attempts
@@ -262,7 +257,7 @@ class PlayerStore:
 
         ``seats`` are player names (None: an anonymous seat, nothing is recorded for it; a name without
         a profile gets one — that is how the bots' fixed names get theirs). ``winner`` is the seat that
-        won, None for a draw — or for an aborted game when ``reason`` is :data:`ABORTED`: it counts as
+        won, None for a draw — or for an aborted game when ``reason`` is ``MatchEnd.ABORTED``: it counts as
         neither played nor drawn and is never rated. ``stats`` are added to each seat's counters.
 
         When ``rated``, both seats are (different) players and ``rate`` is given, ``rate((before0,
@@ -275,7 +270,7 @@ class PlayerStore:
             raise ValueError(f"winner must be 0, 1 or None, not {winner!r}")
         if seats[0] is not None and seats[1] is not None and seats[0].casefold() == seats[1].casefold():
             return None  # one player on both seats: there is nothing to win or lose
-        aborted = winner is None and reason == ABORTED
+        aborted = winner is None and reason == MatchEnd.ABORTED
         rating_applies = rated and rate is not None and None not in seats and not aborted
         field = _rating_field(family)
         game = {"game_id": game_id, "family": family, "rated": rated, "reason": reason}
@@ -303,7 +298,7 @@ class PlayerStore:
                     result = _result(index, winner, aborted)
                     recent = dict(game, opponent=seats[1 - index], result=result, finished_at=finished_at)
                     args += [seat, repr(finished_at), "" if aborted else result]
-                    args += _rating_args(recent, raw[index], before[index], after[index])
+                    args += _rating_args(self.ordinal, recent, raw[index], before[index], after[index])
                     args += [seat.casefold(), len(stats[index])]
                     args += [item for name, value in stats[index].items() for item in (name, int(value))]
             status = self._record(keys=keys, args=args)

@@ -18,9 +18,11 @@ from pathlib import Path
 
 from flask import Blueprint, Flask, Response, current_app, redirect, send_from_directory
 from flask_cors import CORS
+from werkzeug.wrappers import Response as WerkzeugResponse
 
-from .config import Config
-from .errors import ApiError
+from ginrummy.app.config import Config
+
+from .errors import RequestRefused
 
 ALLOWED_HEADERS = [
     "Authorization",
@@ -58,7 +60,7 @@ def cors_origins(setting: str) -> list[str] | str | None:
 
 
 def default_web_dir() -> Path:
-    """``clients/web`` of the source checkout this package runs from (service/ginrummy/api/web.py)."""
+    """``clients/web`` of the source checkout this package runs from (service/ginrummy/http/web.py)."""
     return Path(__file__).resolve().parents[3] / "clients" / "web"
 
 
@@ -80,7 +82,7 @@ def init_app(app: Flask, settings: Config) -> None:
 
 
 @play.get("/play")
-def play_index() -> Response:
+def play_index() -> WerkzeugResponse:
     """The web client (its index page; the other files are under /play/)."""
     return redirect("/play/", code=308)  # relative URLs of the page resolve under /play/
 
@@ -90,7 +92,7 @@ def play_index() -> Response:
 def play_file(filename: str = "index.html") -> Response:
     folder: Path = current_app.config["GIN_WEB_DIR"]
     if not (folder / "index.html").is_file():
-        raise ApiError(404, "web_client_missing", f"the web client is not installed here ({folder})")
+        raise RequestRefused("web_client_missing", f"the web client is not installed here ({folder})")
     response = send_from_directory(folder, filename, max_age=0)
     # The page holds seat tokens: it must not be framed by another site, nor leak them in a Referer.
     response.headers["X-Frame-Options"] = "DENY"

@@ -12,8 +12,8 @@
   duration and the request id are logged — never headers, so never a token; a filter also blanks anything
   that looks like a bearer token in any message.
 
-The service calls the helpers below as things happen: ``record_action(type)``, ``record_game_created()``,
-``record_game_finished()``, ``observe_bot_decision(seconds, bot)``, ``record_redis_error(kind)``.
+The adapter counts ``record_redis_error(kind)`` and ``record_rate_limited(budget)`` as things happen; what
+the use cases count (actions, games, bot decisions) is :mod:`ginrummy.app.metrics`.
 """
 
 from __future__ import annotations
@@ -38,10 +38,11 @@ from prometheus_client import (
     multiprocess,
 )
 
+from ginrummy.app.metrics import label
+
 # --- metrics -------------------------------------------------------------------------------------------
 # Buckets sized for a service whose moves take a few milliseconds and whose long polls take up to 30 s.
 _LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
-_BOT_BUCKETS = (0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
 REQUEST_LATENCY = Histogram(
     "gin_http_request_duration_seconds",
@@ -49,61 +50,25 @@ REQUEST_LATENCY = Histogram(
     ["endpoint", "method", "status"],
     buckets=_LATENCY_BUCKETS,
 )
-ACTIONS = Counter("gin_actions", "Game actions applied, by type (bots' actions included)", ["type"])
-GAMES_CREATED = Counter("gin_games_created", "Games created")
-GAMES_FINISHED = Counter("gin_games_finished", "Games (matches) played to the end")
-BOT_DECISION = Histogram(
-    "gin_bot_decision_seconds", "Time a bot took to choose one action", ["bot"], buckets=_BOT_BUCKETS
-)
 REDIS_ERRORS = Counter("gin_redis_errors", "Redis operations that failed, by kind", ["kind"])
 RATE_LIMITED = Counter("gin_rate_limited", "Requests refused with 429, by budget", ["budget"])
-
-# Label values come from fixed sets so that bad input can never grow the number of time series.
-ACTION_TYPES = frozenset(
-    {"deal", "draw", "pass", "discard", "knock", "layoff", "undo", "resign", "abort", "rematch"}
-)
-_LABEL_RE = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
-
-
-def record_action(action_type: str) -> None:
-    """Count one applied action (``"draw"``, ``"discard"``, …; anything unknown counts as ``other``)."""
-    ACTIONS.labels(type=action_type if action_type in ACTION_TYPES else "other").inc()
-
-
-def record_game_created() -> None:
-    """Count one new game."""
-    GAMES_CREATED.inc()
-
-
-def record_game_finished() -> None:
-    """Count one game (match) played to its end."""
-    GAMES_FINISHED.inc()
-
-
-def observe_bot_decision(seconds: float, bot: str = "bot") -> None:
-    """Record how long bot ``bot`` took to choose one action."""
-    BOT_DECISION.labels(bot=_label(bot)).observe(seconds)
 
 
 def record_redis_error(kind: str = "error") -> None:
     """Count one failed Redis operation (``kind``: e.g. the exception class name, ``"timeout"``)."""
-    REDIS_ERRORS.labels(kind=_label(kind)).inc()
+    REDIS_ERRORS.labels(kind=label(kind)).inc()
 
 
 def record_rate_limited(budget: str) -> None:
     """Count one request refused by a rate limit (``budget``: create, move, read, wait)."""
-    RATE_LIMITED.labels(budget=_label(budget)).inc()
-
-
-def _label(value: str) -> str:
-    return value if _LABEL_RE.match(value) else "other"
+    RATE_LIMITED.labels(budget=label(budget)).inc()
 
 
 def metrics_text() -> tuple[bytes, str]:
     """The exposition of every metric: summed over the gunicorn workers when multiprocess mode is on."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry)
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
         return generate_latest(registry), CONTENT_TYPE_LATEST
     return generate_latest(REGISTRY), CONTENT_TYPE_LATEST
 

@@ -1,6 +1,11 @@
-"""The REST service: ``create_app(config=None)`` builds the Flask app (flask-smorest, problem+json errors).
+"""The HTTP adapter: ``create_app(config=None)`` builds the Flask app (flask-smorest, problem+json errors)
+over the use cases of :mod:`ginrummy.app`.
 
-``config`` overrides the environment (see :class:`ginrummy.api.config.Config` and docs/api.md).
+``config`` overrides the environment (see :class:`ginrummy.app.config.Config` and docs/api.md). Where
+things go: an endpoint in the blueprint module of its resource (``games``, ``people``, ``reference`` — the
+``meta`` tag —, ``health``), its request and response schemas in :mod:`~ginrummy.http.schemas`, the status
+of a new error code in :data:`ginrummy.http.errors.STATUS`; headers are read and written in
+:mod:`~ginrummy.http.requests` only.
 """
 
 from __future__ import annotations
@@ -12,15 +17,13 @@ from typing import Any
 import swagger_ui_bundle  # type: ignore[import-untyped]
 from flask import Flask, Response, send_from_directory
 
-from ginrummy.store import GameStore, make_client
-from ginrummy.store.lobby import Lobby
-from ginrummy.store.players import PlayerStore
+from ginrummy.app import build
+from ginrummy.app.config import Config
+from ginrummy.app.ratings import ordinal
+from ginrummy.store import GameStore, Lobby, PlayerStore, make_client
 
-from . import errors, limits, observability, routes, schemas, web
-from .config import Config
+from . import errors, games, health, limits, observability, people, reference, schemas, web
 from .errors import ProblemApi
-from .people import PeopleService
-from .service import GameService
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 # Swagger UI's own files are served by the app (from the swagger-ui-bundle wheel), so /docs works offline.
@@ -66,12 +69,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         hands_kept=settings.hands_kept,
         idempotency_ttl=settings.idempotency_ttl,
     )
-    players = PlayerStore(client)
-    games = GameService(store, settings, players)
-    app.extensions["ginrummy"] = games
-    app.extensions["ginrummy.people"] = PeopleService(
-        games, players, Lobby(client, settings.seek_ttl), settings
-    )
+    players = PlayerStore(client, ordinal=ordinal)
+    app.extensions["ginrummy"] = build(settings, store, players, Lobby(client, settings.seek_ttl))
 
     api = ProblemApi(app, spec_kwargs={"marshmallow_plugin": schemas.SchemaPlugin()})
     api.spec.components.schema("Card", schemas.CARD_SCHEMA)
@@ -81,10 +80,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         "seatToken",
         {"type": "http", "scheme": "bearer", "description": "The seat token of POST /v1/games or /join"},
     )
-    api.register_blueprint(routes.games)
-    api.register_blueprint(routes.meta)
-    api.register_blueprint(routes.people)
-    api.register_blueprint(routes.health)
+    api.register_blueprint(games.blp)
+    api.register_blueprint(reference.blp)
+    api.register_blueprint(people.blp)
+    api.register_blueprint(health.blp)
     errors.register(app)
     app.add_url_rule("/docs/static/<path:filename>", "swagger_ui_static", _swagger_ui_file)
     observability.init_app(app)

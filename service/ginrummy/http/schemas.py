@@ -10,29 +10,31 @@ from __future__ import annotations
 from typing import Any
 
 import marshmallow as ma
-from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
+from apispec.ext.marshmallow import MarshmallowPlugin
+from apispec.ext.marshmallow.openapi import OpenAPIConverter
 from marshmallow import fields, validate
 
 from ginrummy.bots import BOTS
 from ginrummy.engine import PRESETS
+from ginrummy.engine.actions import KINDS, PLAY
 from ginrummy.engine.cards import CARD_PATTERN
 from ginrummy.engine.rules import OPTION_DOCS
 
 
-class _Converter(OpenAPIConverter):  # type: ignore[misc]
+class _Converter(OpenAPIConverter):
     """apispec's converter, plus what a schema's ``Meta.json_schema`` adds: JSON Schema that marshmallow
     fields cannot say (a oneOf of forms, a discriminated union, an example). With ``"replace": True`` it is
     the whole schema."""
 
     def schema2jsonschema(self, schema: Any) -> dict[str, Any]:
-        json_schema: dict[str, Any] = super().schema2jsonschema(schema)
+        json_schema: dict[str, Any] = super().schema2jsonschema(schema)  # type: ignore[no-untyped-call]
         extra = dict(getattr(getattr(schema, "Meta", None), "json_schema", {}))
         if extra.pop("replace", False):
             return extra
         return {**json_schema, **extra}
 
 
-class SchemaPlugin(MarshmallowPlugin):  # type: ignore[misc]
+class SchemaPlugin(MarshmallowPlugin):
     Converter = _Converter
 
 
@@ -214,11 +216,28 @@ def _type(name: str) -> fields.String:
     return fields.String(required=True, validate=validate.OneOf([name]))
 
 
+def _kind(name: str) -> fields.String:
+    kind = KINDS[name]
+    return fields.String(
+        validate=validate.OneOf([kind]),
+        metadata={
+            "description": f"{kind!r}: "
+            + (
+                "a move of the play (what makes it the seat's move)"
+                if kind == PLAY
+                else "an action on the match as a whole, never the seat's move"
+            )
+            + ". Always listed in legal_actions; optional when posted"
+        },
+    )
+
+
 class DealIn(ma.Schema):
     pass
 
 
 class DrawIn(ma.Schema):
+    kind = _kind("draw")  # a listed action's members, posted to its own endpoint, are its body
     source = fields.String(
         required=True,
         validate=validate.OneOf(["stock", "discard"]),
@@ -245,10 +264,12 @@ class RematchIn(ma.Schema):
 
 
 class DiscardIn(ma.Schema):
+    kind = _kind("discard")
     card = Card(required=True)
 
 
 class KnockIn(ma.Schema):
+    kind = _kind("knock")
     discard = Card(
         required=True,
         allow_none=True,
@@ -285,6 +306,7 @@ class LayoffIn(ma.Schema):
     class Meta:
         json_schema = LAYOFF_FORMS
 
+    kind = _kind("layoff")
     best = Flag(metadata={"description": "true: the engine lays down and lays off for the least deadwood"})
     melds = fields.List(MELD, metadata={"description": MELDS_DOC + ": the defender's"})
     layoffs = fields.List(
@@ -294,8 +316,9 @@ class LayoffIn(ma.Schema):
 
 
 def _action(name: str, body: type[ma.Schema]) -> type[ma.Schema]:
-    """The action schema of a body schema: the same members and its ``type`` (DrawIn → DrawAction)."""
-    return type(f"{name.capitalize()}Action", (body,), {"type": _type(name)})
+    """The action schema of a body schema: the same members, its ``type`` and its ``kind``
+    (DrawIn → DrawAction)."""
+    return type(f"{name.capitalize()}Action", (body,), {"type": _type(name), "kind": _kind(name)})
 
 
 ACTION_SCHEMAS: dict[str, type[ma.Schema]] = {
@@ -314,7 +337,7 @@ ACTION_SCHEMAS: dict[str, type[ma.Schema]] = {
 }
 
 
-class Action(ma.Schema):
+class ActionSchema(ma.Schema):
     """Any action: an element of a view's legal_actions, posted back as is. The engine checks it."""
 
     class Meta:
@@ -471,7 +494,7 @@ class ViewOut(Out):
         allow_none=True, metadata={"description": "When the hand is over: outcome and points"}
     )
     legal_actions = fields.List(
-        fields.Nested(Action),
+        fields.Nested(ActionSchema),
         metadata={
             "description": "Exactly the bodies POST /v1/games/{id}/actions accepts, now, from this seat"
         },

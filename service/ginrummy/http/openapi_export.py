@@ -1,4 +1,4 @@
-"""Write the service's OpenAPI document: ``python -m ginrummy.api.openapi_export openapi/openapi.json``.
+"""Write the service's OpenAPI document: ``python -m ginrummy.http.openapi_export openapi/openapi.json``.
 
 The document is generated from the app (no Redis needed) and checked in; a test fails when it is stale.
 """
@@ -26,7 +26,7 @@ def render() -> str:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print("usage: python -m ginrummy.api.openapi_export <path/to/openapi.json>", file=sys.stderr)
+        print("usage: python -m ginrummy.http.openapi_export <path/to/openapi.json>", file=sys.stderr)
         return 2
     path = Path(args[0])
     path.parent.mkdir(parents=True, exist_ok=True)

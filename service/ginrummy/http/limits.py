@@ -40,11 +40,13 @@ from limits import RateLimitItem, parse
 from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 
+from ginrummy.app import security
+from ginrummy.app.config import Config, ConfigError
 from ginrummy.store import StoreTimeout, StoreUnavailable, rate_limit_storage
 
-from . import observability, security
-from .config import Config, ConfigError
-from .errors import ApiError, handle_api_error, handle_store_unavailable
+from . import observability
+from .errors import RequestRefused, handle_service_error, handle_store_unavailable
+from .requests import bearer_token
 
 log = logging.getLogger(__name__)
 
@@ -66,8 +68,8 @@ def budget_of() -> str | None:
 def _counted_as() -> str:
     """Whose budget this is: the seat token's (by a digest) or, without one, the client address's."""
     try:
-        token = security.bearer_token(request.headers.get("Authorization"))
-    except ApiError:
+        token = bearer_token(request.headers.get("Authorization"))
+    except RequestRefused:
         token = None
     if token is not None:
         return "t:" + security.digest(token)
@@ -122,7 +124,7 @@ def _refused(budget: str, item: RateLimitItem, reset_at: float) -> Response:
         "RateLimit-Remaining": "0",
         "RateLimit-Reset": str(retry_after),
     }
-    error = ApiError(
-        429, "rate_limited", f"too many requests ({item}); try again in {retry_after} s", headers=headers
+    error = RequestRefused(
+        "rate_limited", f"too many requests ({item}); try again in {retry_after} s", headers=headers
     )
-    return handle_api_error(error)
+    return handle_service_error(error)

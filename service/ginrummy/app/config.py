@@ -38,7 +38,7 @@ class Config:
     web_dir: str = ""  # the web client's files served at /play; empty: clients/web of the checkout
     max_live_games: int = 1_000_000  # games in play at once, over all clients (~4 KB each in Redis)
     max_live_games_per_client: int = 10_000  # games in play at once created by one client address
-    rate_limits: bool = True  # the budgets below (api/limits.py); off for benchmarks and tests
+    rate_limits: bool = True  # the budgets below (http/limits.py); off for benchmarks and tests
     limit_create: str = "30/minute"  # POST /v1/games, per address
     limit_move: str = "600/minute"  # other POSTs on a game, per seat token (per address without one)
     limit_read: str = "1200/minute"  # GETs and analyze, per seat token (per address without one)

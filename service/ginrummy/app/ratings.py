@@ -30,11 +30,20 @@ def rate(before: tuple[Rating | None, Rating | None], winner: int) -> tuple[Rati
     return (a.mu, a.sigma), (b.mu, b.sigma)
 
 
+def ordinal(mu: float, sigma: float) -> float:
+    """The conservative rating the leaderboards rank by.
+
+    >>> ordinal(DEFAULT_MU, DEFAULT_SIGMA)
+    0.0
+    """
+    return mu - 3 * sigma
+
+
 def shown(mu: float, sigma: float) -> dict[str, float | int | bool]:
     """A rating as the API shows it."""
     return {
         "rating": round(mu),
         "deviation": round(sigma),
         "provisional": sigma > PROVISIONAL_SIGMA,
-        "ordinal": round(mu - 3 * sigma),
+        "ordinal": round(ordinal(mu, sigma)),
     }

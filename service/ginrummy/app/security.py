@@ -1,7 +1,8 @@
-"""Seat tokens, invitations, idempotency key scoping and the conditional-request headers.
+"""Seat tokens, invitations, game ids and idempotency key scoping.
 
 A seat token is 192 random bits (``secrets``); the store keeps only its SHA-256. Tokens are compared
-in constant time. Nothing here touches Redis or the engine.
+in constant time. Nothing here touches Redis or the engine; reading the ``Authorization`` and ``If-Match``
+headers is the HTTP adapter's (:mod:`ginrummy.http.requests`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import hmac
 import re
 import secrets
 
-from .errors import ApiError
+from .errors import game_not_found, unauthorized
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 
@@ -32,57 +33,11 @@ def matches(secret: str, stored_digest: str | None) -> bool:
     return stored_digest is not None and hmac.compare_digest(digest(secret), stored_digest)
 
 
-def bearer_token(header: str | None) -> str | None:
-    """The token of an ``Authorization: Bearer <token>`` header; None when there is no header."""
-    if header is None:
-        return None
-    scheme, _, token = header.strip().partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
-        raise ApiError(
-            401,
-            "unauthorized",
-            "the Authorization header must be 'Bearer <seat token>'",
-            headers={"WWW-Authenticate": 'Bearer realm="ginrummy", error="invalid_request"'},
-        )
-    return token
-
-
 def require_token(token: str | None) -> str:
-    """The token extracted by :func:`bearer_token`; 401 when the request had none."""
+    """The caller's bearer token; refused (``unauthorized``) when the request had none."""
     if token is None:
-        raise ApiError(
-            401,
-            "unauthorized",
-            "this request needs the seat token: Authorization: Bearer <token>",
-            headers={"WWW-Authenticate": 'Bearer realm="ginrummy"'},
-        )
+        raise unauthorized()
     return token
-
-
-IF_MATCH_PATTERN = r'^(?:\*|(?:W/)?"[0-9]{1,18}"|[0-9]{1,18})$'
-"""What If-Match may be (the OpenAPI document's pattern): ``*``, an ETag ``"12"`` (weak or not) or ``12``."""
-_IF_MATCH = re.compile(IF_MATCH_PATTERN)
-
-
-def if_match_version(header: str | None) -> int | None:
-    """The version named by ``If-Match: "<version>"``; None for ``*``. Raises 428 without the header."""
-    if header is None or not header.strip():
-        raise ApiError(
-            428,
-            "precondition_required",
-            'actions need If-Match: "<version>" with the ETag of the view they were chosen from',
-        )
-    text = header.strip()
-    if not _IF_MATCH.search(text):
-        raise ApiError(400, "bad_if_match", f'If-Match must be a quoted version such as "12", not {header!r}')
-    if text == "*":
-        return None
-    return int(text.removeprefix("W/").strip('"\n'))
-
-
-def etag(version: int) -> str:
-    return f'"{version}"'
 
 
 def scoped_key(scope: str, idempotency_key: str) -> str:
@@ -128,4 +83,4 @@ def new_game_id() -> str:
 
 def check_game_id(game_id: str) -> None:
     if not GAME_ID.match(game_id):
-        raise ApiError(404, "game_not_found", f"there is no game {game_id!r}")
+        raise game_not_found(game_id, f"there is no game {game_id!r}")

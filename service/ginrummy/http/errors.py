@@ -1,8 +1,10 @@
 """Every error leaves the service as ``application/problem+json`` (RFC 9457) with a stable ``code``.
 
-Domain errors (the engine's, the store's, the service's own :class:`ApiError`) are mapped to HTTP
-statuses here and nowhere else; views raise, they never build error responses. The same body format is
-used for 404/405/422/500 by overriding flask-smorest's ``HTTPException`` handler (see :class:`ProblemApi`).
+Refusals are raised as :class:`~ginrummy.app.errors.ServiceError` (by the use cases, and by this adapter
+for what is wrong with a request itself) or :class:`~ginrummy.engine.errors.GinRummyError` (the rules);
+:data:`STATUS` below is the one table from a code to its HTTP status, and the handlers here the one place
+they become responses. The same body format is used for werkzeug's own 404/405/422/500 by overriding
+flask-smorest's ``HTTPException`` handler (see :class:`ProblemApi`).
 """
 
 from __future__ import annotations
@@ -18,14 +20,8 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from ginrummy.engine.errors import (
-    BadStateError,
-    CannotUndoError,
-    GameOverError,
-    GinRummyError,
-    IllegalActionError,
-    NotYourTurnError,
-)
+from ginrummy.app.errors import ServiceError
+from ginrummy.engine.errors import GinRummyError
 from ginrummy.store import StoreUnavailable
 
 from . import observability
@@ -33,13 +29,67 @@ from . import observability
 PROBLEM_JSON = "application/problem+json"
 log = logging.getLogger(__name__)
 
-# Statuses of the engine's error codes; anything not listed (a GinRummyError subclass added later) is
-# a 422: the request asked for something the rules refuse.
-ENGINE_STATUS: dict[type[GinRummyError], int] = {
-    NotYourTurnError: 409,
-    GameOverError: 409,
-    CannotUndoError: 409,
-    BadStateError: 500,
+# The status of every code the service answers with: the use cases', the engine's, and this adapter's.
+# A code not listed is a bug (tests/http/test_error_table.py checks every raised code is here): a 500.
+STATUS: dict[str, int] = {
+    # the request itself
+    "bad_request": 400,
+    "bad_idempotency_key": 400,
+    "bad_if_match": 400,
+    "unauthorized": 401,
+    "unknown_player": 401,
+    "forbidden": 403,
+    "bad_invitation": 403,
+    "game_not_found": 404,
+    "hand_not_found": 404,
+    "player_not_found": 404,
+    "seek_not_found": 404,
+    "web_client_missing": 404,
+    "precondition_required": 428,
+    "stale_version": 412,
+    "validation_error": 422,
+    "bad_cursor": 422,
+    "idempotency_key_reused": 422,
+    "rate_limited": 429,
+    "too_many_games": 429,
+    "service_full": 503,
+    "store_unavailable": 503,
+    # games
+    "seed_not_allowed": 422,
+    "unknown_bot": 422,
+    "player_required": 422,
+    "rated_needs_preset": 422,
+    "waiting_for_opponent": 409,
+    "join_conflict": 409,
+    "own_game": 409,
+    "rated_game": 409,
+    "undo_not_allowed": 409,
+    "nothing_to_do": 409,
+    "nothing_to_claim": 409,
+    "too_early": 409,
+    "not_over": 409,
+    "rematch_exists": 409,
+    "rematch_offered": 409,
+    # players and the lobby
+    "name_reserved": 422,
+    "name_taken": 409,
+    "seek_taken": 409,
+    "seek_incompatible": 409,
+    # the rules (ginrummy.engine.errors): a well-formed action refused now is a conflict with the state;
+    # a malformed one, or one the rules never allow in that form, is unprocessable
+    "illegal_action": 409,
+    "not_your_turn": 409,
+    "game_over": 409,
+    "cannot_undo": 409,
+    "bad_action": 422,
+    "bad_card": 422,
+    "duplicate_card": 422,
+    "invalid_meld": 422,
+    "invalid_layoff": 422,
+    "deadwood_too_high": 422,
+    "bad_rules": 422,
+    "gin_rummy_error": 422,
+    "bad_state": 500,
 }
 
 # Codes for werkzeug's own HTTP errors (routing, methods, bodies).
@@ -61,28 +111,15 @@ HTTP_CODES = {
 }
 
 
-class ApiError(Exception):
-    """A refusal by the service itself, with its status, stable code and extra body members."""
+class RequestRefused(ServiceError):
+    """A refusal of this adapter for what is wrong with the request itself (a header, a query), with
+    headers of its own (``WWW-Authenticate``, the rate limits')."""
 
     def __init__(
-        self, status: int, code: str, detail: str, *, headers: dict[str, str] | None = None, **extra: Any
-    ):
-        super().__init__(detail)
-        self.status = status
-        self.code = code
-        self.detail = detail
+        self, code: str, detail: str, *, headers: dict[str, str] | None = None, **extra: Any
+    ) -> None:
+        super().__init__(code, detail, **extra)
         self.headers = headers or {}
-        self.extra = extra
-
-
-class ActionRefused(ApiError):
-    """The engine refused a seat's action: the engine's code and message, with the caller's legal
-    actions and whose turn it is (they help a client recover and reveal nothing new)."""
-
-    def __init__(self, error: GinRummyError, legal_actions: list[dict[str, Any]], turn: int | None):
-        super().__init__(
-            engine_status(error), error.code, str(error) or error.code, legal_actions=legal_actions, turn=turn
-        )
 
 
 def problem(
@@ -112,16 +149,35 @@ def problem(
 
 
 def engine_status(error: GinRummyError) -> int:
-    for cls in type(error).__mro__:
-        if cls in ENGINE_STATUS:
-            return ENGINE_STATUS[cls]
-    if isinstance(error, IllegalActionError) and type(error) is IllegalActionError:
-        return 409
-    return 422
+    """The status of an engine error: its code's."""
+    return STATUS.get(error.code, 422)
 
 
-def handle_api_error(error: ApiError) -> Response:
-    return problem(error.status, error.code, error.detail, headers=error.headers, **error.extra)
+def status_of(code: str) -> int:
+    status = STATUS.get(code)
+    if status is None:
+        log.error("no HTTP status for the code %r (add it to ginrummy.http.errors.STATUS)", code)
+        return 500
+    return status
+
+
+def headers_of(error: ServiceError, status: int) -> dict[str, str]:
+    """What a refusal's response says in headers: how to authenticate (401), the current version
+    (``stale_version``), when to try again."""
+    headers: dict[str, str] = {}
+    if status == 401:
+        headers["WWW-Authenticate"] = 'Bearer realm="ginrummy"'
+    if error.code == "stale_version" and "version" in error.extra:
+        headers["ETag"] = f'"{error.extra["version"]}"'
+    if error.retry_after is not None:
+        headers["Retry-After"] = str(error.retry_after)
+    headers.update(getattr(error, "headers", {}))
+    return headers
+
+
+def handle_service_error(error: ServiceError) -> Response:
+    status = status_of(error.code)
+    return problem(status, error.code, error.detail, headers=headers_of(error, status), **error.extra)
 
 
 def handle_engine_error(error: GinRummyError) -> Response:
@@ -230,6 +286,6 @@ def _summarize(messages: Any) -> str:
 
 def register(app: Flask) -> None:
     """Install the domain error handlers (the HTTP ones come with :class:`ProblemApi`)."""
-    app.register_error_handler(ApiError, handle_api_error)
+    app.register_error_handler(ServiceError, handle_service_error)
     app.register_error_handler(GinRummyError, handle_engine_error)
     app.register_error_handler(StoreUnavailable, handle_store_unavailable)

@@ -1,0 +1,77 @@
+"""The application: the service's use cases, knowing no HTTP.
+
+Each use case takes plain values and a :class:`~ginrummy.app.calls.Caller`, loads what it needs through
+the store, asks the engine and the bots, commits, and returns a :class:`~ginrummy.app.calls.Result` — or
+raises a :class:`~ginrummy.app.errors.ServiceError` with a stable ``code``. Where things go:
+
+- a new use case: a method of the class of this package whose job it is — ``matches`` (new games, join,
+  rematch), ``moves`` (the move pipeline), ``reading`` (views, hands, hints, public games), ``life``
+  (clocks, forfeits, claims), ``events`` (pages and waits), ``people`` (players, leaderboard), ``lobby``
+  (seeks) — or a new module of its own, wired in :func:`build`;
+- a new refusal: a ``ServiceError`` with a new code, and its status in ``ginrummy.http.errors.STATUS``;
+- what the service keeps of a game beside the engine: :mod:`~ginrummy.app.metadata`; a new Redis key: the
+  store (:mod:`ginrummy.store`), the only code that talks to Redis.
+
+Dependencies point one way: engine ← bots ← app → store, and ``ginrummy.http`` → app. Nothing here imports
+Flask (tests/app/test_architecture.py checks it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ginrummy.store import GameStore, Lobby, PlayerStore
+
+from .bookkeeping import Bookkeeping
+from .config import Config
+from .events import EventReader
+from .life import Life
+from .lobby import Seeks
+from .matches import Matches
+from .moves import Moves
+from .people import People
+from .reading import Reading
+from .seats import Seating
+from .unit_of_work import UnitOfWork
+
+__all__ = ["Config", "Services", "build"]
+
+
+@dataclass(frozen=True)
+class Services:
+    """Every use case, wired to one set of stores."""
+
+    config: Config
+    matches: Matches
+    moves: Moves
+    reading: Reading
+    life: Life
+    events: EventReader
+    people: People
+    seeks: Seeks
+    store: GameStore
+
+    def ready(self) -> bool:
+        """Whether the store answers."""
+        return self.store.ping()
+
+
+def build(config: Config, store: GameStore, players: PlayerStore, lobby: Lobby) -> Services:
+    """The use cases over these stores."""
+    work = UnitOfWork(store)
+    seating = Seating(players)
+    books = Bookkeeping(store, players, config)
+    life = Life(work, seating, books, config)
+    matches = Matches(work, seating, books, config)
+    people = People(players)
+    return Services(
+        config=config,
+        matches=matches,
+        moves=Moves(work, seating, life, books, matches),
+        reading=Reading(work, seating, life, books, config),
+        life=life,
+        events=EventReader(store, work, seating, life, config),
+        people=people,
+        seeks=Seeks(lobby, people, players, matches, store.notifier, config),
+        store=store,
+    )

@@ -1,0 +1,65 @@
+"""What a use case is given besides its arguments (:class:`Caller`) and what it gives back
+(:class:`Result`). The HTTP adapter reads a request into a ``Caller`` and writes a ``Result`` out as a
+response; the use cases know neither requests nor responses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import ServiceError
+
+
+@dataclass(frozen=True)
+class Precondition:
+    """The game version a change was chosen from (the ``If-Match`` of HTTP): checked by the move
+    pipeline after the caller's seat, so that a stranger learns nothing of the game's version."""
+
+    given: bool = False
+    version: int | None = None  # None: any version (``*``)
+    malformed: str | None = None  # the text given, when it names no version
+
+    def wanted(self) -> int | None:
+        """The version the change needs (None: any); refused when none or a malformed one was given."""
+        if not self.given:
+            raise ServiceError(
+                "precondition_required",
+                'actions need If-Match: "<version>" with the ETag of the view they were chosen from',
+            )
+        if self.malformed is not None:
+            raise ServiceError(
+                "bad_if_match", f'If-Match must be a quoted version such as "12", not {self.malformed!r}'
+            )
+        return self.version
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who asks, and the guarantees the request asks for."""
+
+    token: str | None = None  # the bearer token: a seat's, a seek's or a player's
+    player: str | None = None  # the player's name, when the token is a player's (create, join)
+    precondition: Precondition = field(default_factory=Precondition)
+    idempotency_key: str | None = None
+    fingerprint: str = ""  # a hash of the request: a reused Idempotency-Key with another one is refused
+    client: str = ""  # the client's address: bounds the games in play it may have
+
+
+def fingerprint(method: str, path: str, body: bytes) -> str:
+    """What makes two requests the same request (for an Idempotency-Key)."""
+    return hashlib.sha256(method.encode() + b" " + path.encode() + b"\n" + body).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a use case answers: a JSON body, the game's version (when it is about one game), whether it
+    made something new (a game, a player), is pending (a seek waiting in the lobby), or is the stored
+    answer of a request already applied (``replayed``)."""
+
+    body: dict[str, Any]
+    version: int | None = None
+    created: bool = False
+    pending: bool = False
+    replayed: bool = False

@@ -1,0 +1,116 @@
+"""Time controls: per-move seconds and/or a bank with an increment, enforced without a timer.
+
+A clock (:class:`~ginrummy.app.metadata.Clock`) is part of the game's metadata and changes only at
+commits. Nothing ticks in the service: every commit settles the running seat's time (:func:`settle`), and
+the first request that finds the running seat's deadline passed — any read of the game, a long poll or
+stream that wakes at the deadline, or the other seat's ``claim-victory`` — commits the loss on time (the
+store's version check makes that happen exactly once, however many requests find it). Bots never time
+out: their seat's clock never runs. The bank is for the whole match; between hands nobody's clock runs
+(either human may deal).
+
+>>> ck = new_clock({"per_move": None, "bank": 30, "increment": 0})
+>>> ck = settle(ck, 0, now_ms=1_000)      # seat 0 to act from t = 1 s
+>>> ck = settle(ck, 1, now_ms=5_500)      # seat 0 took 4.5 s; seat 1 to act
+>>> ck.left_ms, ck.running
+((25500, 30000), 1)
+>>> expired(ck, now_ms=35_499), expired(ck, now_ms=35_500)
+(None, 1)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import Any
+
+from .metadata import Clock
+
+# Named time controls. People play a bank with an increment; the EAAI Gin Rummy competition's control
+# (30 seconds per player for the whole game, no increment) is for bots.
+PRESETS: dict[str, dict[str, int | None]] = {
+    "blitz": {"per_move": None, "bank": 180, "increment": 2},
+    "rapid": {"per_move": None, "bank": 600, "increment": 5},
+    "classical": {"per_move": None, "bank": 1800, "increment": 10},
+    "eaai": {"per_move": None, "bank": 30, "increment": 0},
+}
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def new_clock(spec: dict[str, Any] | None) -> Clock | None:
+    """The clock of a time control (``{"preset"}`` or ``{"per_move", "bank", "increment"}``), or None."""
+    if not spec:
+        return None
+    if spec.get("preset"):
+        spec = PRESETS[spec["preset"]]
+    per_move, bank = spec.get("per_move"), spec.get("bank")
+    if per_move is None and bank is None:
+        return None
+    left = (bank * 1000, bank * 1000) if bank is not None else None
+    return Clock(per_move, bank, spec.get("increment") or 0, left)
+
+
+def restarted(clock: Clock) -> Clock:
+    """The same time control at the start of a new match (a rematch)."""
+    spec = {"per_move": clock.per_move, "bank": clock.bank, "increment": clock.increment}
+    fresh = new_clock(spec)
+    assert fresh is not None
+    return fresh
+
+
+def _allowed_ms(clock: Clock, seat: int) -> int:
+    """How long the seat's current move may take in all, from when its clock started."""
+    limits = []
+    if clock.per_move is not None:
+        limits.append(clock.per_move * 1000)
+    if clock.left_ms is not None:
+        limits.append(clock.left_ms[seat])
+    return min(limits)
+
+
+def settle(clock: Clock, running: int | None, *, now_ms: int, increment: bool = True) -> Clock:
+    """At a commit: charge the seat whose clock ran (bank minus the time taken, plus the increment for a
+    move made — none when the match just ended), then start ``running``'s clock (None: nobody's)."""
+    left = clock.left_ms
+    seat, started = clock.running, clock.started_ms
+    if seat is not None and started is not None and left is not None:
+        spent = max(0, left[seat] - (now_ms - started)) + (clock.increment * 1000 if increment else 0)
+        left = (spent, left[1]) if seat == 0 else (left[0], spent)
+    return replace(clock, left_ms=left, running=running, started_ms=now_ms if running is not None else None)
+
+
+def deadline_ms(clock: Clock) -> int | None:
+    """When the running seat's time is up (unix milliseconds), or None when no clock runs."""
+    if clock.running is None or clock.started_ms is None:
+        return None
+    return int(clock.started_ms + _allowed_ms(clock, clock.running))
+
+
+def expired(clock: Clock | None, *, now_ms: int) -> int | None:
+    """The seat whose time is up now, or None (also without a clock)."""
+    if clock is None:
+        return None
+    deadline = deadline_ms(clock)
+    return clock.running if deadline is not None and now_ms >= deadline else None
+
+
+def clock_view(clock: Clock, *, now_ms: int) -> dict[str, Any]:
+    """What both seats see: the control, each seat's bank left (the running seat's as of now), the seat
+    whose clock runs and the seconds its move has left."""
+    banks = None
+    if clock.left_ms is not None:
+        banks = [ms / 1000 for ms in clock.left_ms]
+        if clock.running is not None and clock.started_ms is not None:
+            spent = now_ms - clock.started_ms
+            banks[clock.running] = max(0.0, (clock.left_ms[clock.running] - spent) / 1000)
+    deadline = deadline_ms(clock)
+    return {
+        "per_move": clock.per_move,
+        "bank": clock.bank,
+        "increment": clock.increment,
+        "remaining": banks,
+        "running": clock.running,
+        "move_remaining": None if deadline is None else max(0.0, (deadline - now_ms) / 1000),
+    }

@@ -1,0 +1,89 @@
+"""A match as the service holds it: the engine's :class:`~ginrummy.engine.Game` with the service's
+:class:`~ginrummy.app.metadata.GameMeta`, its id and stored version — and the one rule of what a seat
+may do that the engine cannot know (the second seat may be free; a rematch follows the match).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from ginrummy.engine import Game, dumps, loads
+from ginrummy.engine import hand_record as engine_record
+from ginrummy.engine.actions import KINDS, PLAY, REMATCH
+
+from .metadata import GameMeta
+
+
+def compact(obj: Any) -> str:
+    """JSON as stored: compact, keys as given."""
+    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+@dataclass
+class Match:
+    """A game as read from the store, decoded (``version`` 0: not created yet)."""
+
+    game_id: str
+    version: int
+    meta: GameMeta
+    game: Game
+    # Whether the live hand was over, and its number, when loaded: a change that ends a hand stores
+    # that hand's record.
+    hand_before: tuple[bool, int] = (False, 0)
+
+    @staticmethod
+    def decode(game_id: str, version: int, doc: str) -> Match:
+        """A stored doc (``<metadata JSON>\\n<engine dumps>``) read back."""
+        meta_text, _, engine_text = doc.partition("\n")
+        game = loads(engine_text, orjson.loads)
+        meta = GameMeta.from_json(orjson.loads(meta_text))
+        return Match(game_id, version, meta, game, (game.hand_over, game.hand_number))
+
+    @staticmethod
+    def decode_meta(doc: str) -> GameMeta:
+        """Only the metadata of a stored doc: enough to seat a reader without loading the engine."""
+        return GameMeta.from_json(orjson.loads(doc.partition("\n")[0]))
+
+    def encode(self) -> str:
+        return compact(self.meta.to_json()) + "\n" + dumps(self.game, compact)
+
+    @property
+    def hand_just_ended(self) -> bool:
+        """Whether a hand ended since the match was loaded (its record is then stored with the change)."""
+        game = self.game
+        return game.hand_over and game.hand is not None and self.hand_before != (True, game.hand_number)
+
+    def legal_actions(self, seat: int | None) -> list[dict[str, Any]]:
+        """Everything ``seat`` may post now, as listed in its view and in refusals: the engine's moves
+        and ending actions — none while the invited seat is free — and, once the match is over, the
+        rematch (until this seat offered it or it was accepted)."""
+        meta, game = self.meta, self.game
+        if seat is None or meta.waiting_for_opponent:
+            return []
+        if game.match_over:
+            if meta.rematch_game is None and seat not in meta.rematch_offers:
+                return [{"type": REMATCH, "kind": KINDS[REMATCH]}]
+            return []
+        return [a.listed() for a in (*game.legal_actions(seat), *game.ending_actions(seat))]
+
+
+def your_move(legal_actions: list[dict[str, Any]]) -> bool:
+    """Whether a seat has a move of the play to make: resign, abort and rematch are on offer at other
+    times and are never "your move"."""
+    return any(action["kind"] == PLAY for action in legal_actions)
+
+
+def hand_record(match: Match) -> dict[str, Any]:
+    """The finished live hand revealed (the engine's record) with its shuffle's salt and commitment."""
+    record = engine_record(match.game)
+    shuffle = match.meta.shuffle
+    record["shuffle"] = {
+        "salt": shuffle.salt if shuffle else None,
+        "commitment": shuffle.commitment if shuffle else None,
+        "deck": record.get("deck"),
+    }
+    record["game_id"] = match.game_id
+    return record

@@ -1,0 +1,89 @@
+"""Reading games: a seat's (or a spectator's) view, a finished hand revealed, a hint, and the list of
+public games in play. A read also commits a loss on time whose deadline has passed, and retries the
+recording of a finished match that was cut short."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from ginrummy import bots
+
+from .bookkeeping import Bookkeeping
+from .calls import Result
+from .config import Config
+from .errors import ServiceError
+from .life import Life
+from .match import Match
+from .render import view
+from .seats import Seating, players_json
+from .unit_of_work import UnitOfWork
+
+
+class Reading:
+    """Views, hands, hints and the public list of games in play."""
+
+    def __init__(
+        self, work: UnitOfWork, seating: Seating, life: Life, books: Bookkeeping, config: Config
+    ) -> None:
+        self.work = work
+        self.seating = seating
+        self.life = life
+        self.books = books
+        self.config = config
+
+    def get_view(self, game_id: str, token: str | None) -> Result:
+        match = self.life.enforce_clock(self.work.load(game_id))
+        seat = self.seating.seat_in(match.meta, token)
+        if match.game.match_over:
+            self.books.record(match)  # again, should the first attempt have been cut short (it applies once)
+        return Result(view(match, seat), version=match.version)
+
+    def hand(self, game_id: str, number: int, token: str | None) -> Result:
+        match = self.work.load(game_id)
+        self.seating.seat_in(match.meta, token)  # a bad token is refused even here
+        record = self.work.store.hand_record(game_id, number)
+        if record is None:
+            live = match.game.hand_number
+            detail = (
+                f"hand {number} is still being played; it is revealed once it is over"
+                if number == live and not match.game.hand_over
+                else f"no finished hand {number} is kept (only the last {self.config.hands_kept} are)"
+            )
+            raise ServiceError("hand_not_found", detail)
+        return Result(orjson.loads(record), version=match.version)
+
+    def hint(self, game_id: str, token: str | None) -> Result:
+        match = self.life.enforce_clock(self.work.load(game_id))
+        seat = self.seating.require_seat(match.meta, token)
+        if match.meta.rated:
+            raise ServiceError("rated_game", "a rated game offers no hints")
+        seen = view(match, seat)
+        if not seen["your_move"]:
+            raise ServiceError("nothing_to_do", "this seat has no move to make now", turn=seen["turn"])
+        return Result(dict(bots.hint(seen)), version=match.version)
+
+    def live_games(self, limit: int) -> Result:
+        """The public games in play, newest first."""
+        store = self.work.store
+        out: list[dict[str, Any]] = []
+        game_ids = store.public_games(limit)
+        for game_id, stored in zip(game_ids, store.load_many(game_ids), strict=True):
+            if stored is None:
+                store.forget_public(game_id)
+                continue
+            match = Match.decode(game_id, stored.version, stored.doc)
+            if match.game.match_over:
+                continue
+            out.append(
+                {
+                    "game_id": game_id,
+                    "players": players_json(match.meta),
+                    "rated": match.meta.rated,
+                    "rules": match.game.rules.to_dict(),
+                    "hand_number": match.game.hand_number,
+                    "spectate": f"/v1/games/{game_id}",
+                }
+            )
+        return Result({"games": out})

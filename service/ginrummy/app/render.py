@@ -1,0 +1,51 @@
+"""What a seat sees: its view of a match (the engine's seat view plus the service's members) and the
+events as that seat may see them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from ginrummy.engine import Event, seat_view
+
+from . import clocks
+from .match import Match, your_move
+from .seats import players_json
+
+# What the response of a change leaves out of the caller's view: the hand's history (the response's events
+# are what just happened) and the match statistics; GET /v1/games/{id} has both (docs/api.md, "Views").
+PLAY_VIEW_OMITS = frozenset({"history", "stats"})
+# What a bot's view leaves out: nothing a bot reads (it works out its own hand's melds itself).
+BOT_VIEW_OMITS = frozenset({"stats", "analysis"})
+
+
+def view(match: Match, seat: int | None, omit: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """The seat view (without the parts in ``omit``) plus the service's members: game_id, version,
+    players, legal actions and whether it is the seat's move, commitment, clock, rematch."""
+    out = seat_view(match.game, seat, omit)
+    meta = match.meta
+    people = players_json(meta)
+    if seat is None and isinstance(out.get("players"), list):
+        # The spectator view lists each seat's public card facts; add who sits there.
+        out["players"] = [{**facts, **person} for facts, person in zip(out["players"], people, strict=False)]
+    else:
+        out["players"] = people
+    out["legal_actions"] = match.legal_actions(seat)
+    # Whether the seat has a move to make now; clients wait for the opponent while it is false.
+    out["your_move"] = your_move(out["legal_actions"])
+    out["waiting_for_opponent"] = meta.waiting_for_opponent
+    out["commitment"] = meta.shuffle.commitment if meta.shuffle else None
+    out["game_id"] = match.game_id
+    out["version"] = match.version
+    out["rated"] = meta.rated
+    out["private"] = meta.private
+    out["clock"] = clocks.clock_view(meta.clock, now_ms=clocks.now_ms()) if meta.clock else None
+    if match.game.match_over:
+        out["rematch"] = {"offered_by": list(meta.rematch_offers), "game_id": meta.rematch_game}
+    return out
+
+
+def seat_event(cursor: str, row: str, seat: int | None) -> dict[str, Any]:
+    """A stored event (its :meth:`Event.to_row`) with its cursor, as ``seat`` may see it."""
+    return {"id": cursor, **Event.from_row(orjson.loads(row)).for_seat(seat)}

@@ -1,0 +1,159 @@
+"""The unit of work of every change: load a match (or the stored answer of a request already applied),
+commit its change — state, events, a finished hand's record and the idempotency record in ONE atomic
+store call — and answer with what the seat may see. Store refusals become the service's own: a change
+that lost a race is ``stale_version``, an expired game ``game_not_found``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from ginrummy.engine import Event
+from ginrummy.store import (
+    GameExists,
+    GameMissing,
+    GameStore,
+    Idempotency,
+    IdempotencyKeyUsed,
+    StaleVersion,
+    Stored,
+)
+from ginrummy.store.cursor import Cursor
+
+from . import render, security
+from .calls import Caller, Result
+from .errors import ServiceError, game_not_found, stale
+from .match import Match, compact, hand_record
+from .metadata import GameMeta
+
+# Members of a create/join answer that are secrets: sealed in the idempotency record (security.pad).
+SECRETS = ("token", "invitation")
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The stored idempotency record of a request that was already applied."""
+
+    record: str
+
+
+def moved_first(current: int) -> ServiceError:
+    return stale(
+        current, f"another move was committed first (the game is at version {current}); GET it again"
+    )
+
+
+class UnitOfWork:
+    """Loads and commits matches through the game store."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+
+    def stored(self, game_id: str) -> Stored:
+        """The game as stored; refused when there is none."""
+        security.check_game_id(game_id)
+        stored = self.store.load(game_id)
+        if stored is None:
+            raise game_not_found(game_id)
+        return stored
+
+    def load(self, game_id: str) -> Match:
+        stored = self.stored(game_id)
+        return Match.decode(game_id, stored.version, stored.doc)
+
+    def load_meta(self, game_id: str) -> GameMeta:
+        """Only the game's metadata: waiting for events is not a reason to decode the engine's state."""
+        return Match.decode_meta(self.stored(game_id).doc)
+
+    def load_for_write(self, game_id: str, idem_key: str | None) -> Match | Replay:
+        """The match to change, or the record of this very request if it was already applied."""
+        if idem_key is None:
+            return self.load(game_id)
+        security.check_game_id(game_id)
+        stored, record = self.store.load_with_record(game_id, idem_key)
+        if record is not None:
+            return Replay(record)
+        if stored is None:
+            raise game_not_found(game_id)
+        return Match.decode(game_id, stored.version, stored.doc)
+
+    def commit(
+        self,
+        match: Match,
+        events: list[Event],
+        caller: Caller,
+        *,
+        seat: int,
+        idem_key: str | None,
+        head: dict[str, Any] | None = None,
+        on_stale: Callable[[int], ServiceError] = moved_first,
+    ) -> Result:
+        """Store the change atomically, then answer with what ``seat`` may see.
+
+        ``head``: the members the answer starts with (create and join: seat, token…); a move's answer
+        starts with its new version. A new match (version 0) is stored with ``store.create``."""
+        game, game_id = match.game, match.game_id
+        created = match.version == 0
+        records = {game.hand_number: compact(hand_record(match))} if match.hand_just_ended else {}
+        old_version = match.version
+        match.version = version = old_version + 1
+        body: dict[str, Any] = {"game_id": game_id, **head} if head is not None else {"version": version}
+        body["view"] = render.view(match, seat, render.PLAY_VIEW_OMITS)
+        body["events"] = [
+            {"id": str(Cursor(version, number)), **event.for_seat(seat)}
+            for number, event in enumerate(events, 1)
+        ]
+        idempotency = None
+        if idem_key is not None:
+            assert caller.idempotency_key is not None
+            sealed = {k: security.pad(caller.idempotency_key, body[k]) for k in SECRETS if body.get(k)}
+            record = {"f": caller.fingerprint, "c": created, "v": version, "b": {**body, **sealed}}
+            idempotency = Idempotency(idem_key, compact(record))
+        rows = [compact(event.to_row()) for event in events]
+        try:
+            if created:
+                self.store.create(game_id, match.encode(), rows, idempotency=idempotency)
+            else:
+                self.store.commit(
+                    game_id,
+                    old_version,
+                    match.encode(),
+                    rows,
+                    hand_records=records,
+                    idempotency=idempotency,
+                    finished=game.match_over,
+                )
+        except IdempotencyKeyUsed as used:
+            return self.replay(Replay(used.record), caller)
+        except StaleVersion as error:
+            raise on_stale(error.current) from None
+        except GameMissing:
+            raise game_not_found(game_id, f"the game {game_id!r} has expired") from None
+        except GameExists:
+            # Only a derived id can collide: the same Idempotency-Key, whose record has expired.
+            raise ServiceError(
+                "idempotency_key_reused", "this Idempotency-Key was already used to create a game"
+            ) from None
+        return Result(body, version=version, created=created)
+
+    @staticmethod
+    def replay(replay: Replay, caller: Caller) -> Result:
+        """The stored answer of a request already applied (refused for another request with its key)."""
+        record = orjson.loads(replay.record)
+        if record["f"] != caller.fingerprint:
+            raise ServiceError(
+                "idempotency_key_reused",
+                "this Idempotency-Key was used with another request; use a new key for a new request",
+            )
+        body = record["b"]
+        assert caller.idempotency_key is not None
+        for name in SECRETS:
+            if body.get(name):
+                body[name] = security.unpad(caller.idempotency_key, body[name])
+        # Records written before "c" said whether a game was created kept the answer's status (201).
+        created = bool(record.get("c", record.get("s") == 201))
+        return Result(body, version=record.get("v"), created=created, replayed=True)

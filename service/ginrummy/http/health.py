@@ -1,0 +1,34 @@
+"""The ``health`` resource: liveness (the process answers) and readiness (the store answers)."""
+
+from __future__ import annotations
+
+from flask import Response
+
+from . import schemas
+from .docs import doc, error_responses, op
+from .errors import RETRY_AFTER, RequestRefused
+from .games import services
+from .parsing import ApiBlueprint
+from .requests import json_body
+
+blp = ApiBlueprint("health", __name__, description="Liveness and readiness")
+
+
+@blp.route("/healthz", methods=["GET"])
+@blp.response(200, schemas.HealthOut)
+@blp.doc(**op("healthz"))
+def healthz() -> Response:
+    """The process is up (does not check Redis)"""
+    return json_body({"status": "ok"})
+
+
+@blp.route("/readyz", methods=["GET"])
+@blp.response(200, schemas.HealthOut)
+@blp.doc(**doc("readyz", error_responses(503, limited=False)))
+def readyz() -> Response:
+    """Ready to serve: Redis answers"""
+    if not services().ready():
+        raise RequestRefused(
+            "store_unavailable", "Redis does not answer", headers={"Retry-After": str(RETRY_AFTER)}
+        )
+    return json_body({"status": "ready"})

@@ -1,0 +1,112 @@
+"""The ``people`` resource: players and their profiles, the leaderboard, seeks and the lobby."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response
+
+from . import schemas
+from .docs import SEEK_AUTH, doc, error_responses
+from .games import services
+from .parsing import ApiBlueprint
+from .requests import caller, respond
+
+blp = ApiBlueprint(
+    "people", __name__, url_prefix="/v1", description="Players, ratings, the lobby and quick matching"
+)
+
+player_in = schemas.PlayerIn()
+seek_in = schemas.SeekIn()
+wait_query = schemas.WaitQuery()
+leaderboard_query = schemas.LeaderboardQuery()
+
+
+@blp.route("/players", methods=["POST"])
+@blp.arguments(player_in, example={"name": "Ann"})
+@blp.response(201, schemas.PlayerCreatedOut)
+@blp.doc(**doc("createPlayer", error_responses(409, 422)))
+def create_player(body: dict[str, Any]) -> Response:
+    """Create a player: a unique name (ignoring case) and its token, shown once"""
+    result = services().people.create_player(body["name"])
+    return respond(result, location=f"/v1/players/{result.body['name']}")
+
+
+@blp.route("/players/<name>", methods=["GET"])
+@blp.response(200, schemas.ProfileOut)
+@blp.doc(**doc("getPlayer", error_responses(404)))
+def player(name: str) -> Response:
+    """A player's public profile: games, statistics, ratings and ranks, recent games"""
+    return respond(services().people.profile(name))
+
+
+@blp.route("/leaderboard", methods=["GET"])
+@blp.arguments(leaderboard_query, location="query")
+@blp.response(200, schemas.LeaderboardOut)
+@blp.doc(**doc("getLeaderboard", error_responses(422)))
+def leaderboard(query: dict[str, Any]) -> Response:
+    """The best rated players of a rules family"""
+    return respond(services().people.leaderboard(query["family"], query["limit"]))
+
+
+@blp.route("/seeks", methods=["POST"])
+@blp.arguments(
+    seek_in, required=False, example={"rules": {"preset": "standard"}, "rated": True}
+)  # no body: a quick standard casual seek
+@blp.response(201, schemas.JoinedOut, description="Paired at once: the game, as for the taker")
+@blp.doc(
+    **doc(
+        "createSeek",
+        SEEK_AUTH,
+        error_responses(401, 409, 422),
+        {
+            "responses": {
+                202: {
+                    "description": "Waiting in the lobby",
+                    "content": {"application/json": {"schema": schemas.SeekWaitingOut}},
+                }
+            }
+        },
+    )
+)
+def create_seek(body: dict[str, Any]) -> Response:
+    """Seek a game (with a player token): a quick seek pairs with a compatible open seek at once;
+    otherwise the seek waits in the lobby (202) and GET /v1/seeks/{id} with its token tells when a game
+    starts"""
+    result = services().seeks.seek(body, caller())
+    if result.pending:
+        return respond(result, location=f"/v1/seeks/{result.body['seek']['id']}")
+    return respond(result)
+
+
+@blp.route("/seeks/<seek_id>", methods=["GET"])
+@blp.arguments(wait_query, location="query")
+@blp.response(200, schemas.SeekOut)
+@blp.doc(**doc("getSeek", SEEK_AUTH, error_responses(401, 403, 404, 422)))
+def seek(query: dict[str, Any], seek_id: str) -> Response:
+    """The owner's seek (with the seek's token): open, or matched with its game; ?wait= long-polls"""
+    return respond(services().seeks.seek_status(seek_id, caller().token, query["wait"]))
+
+
+@blp.route("/seeks/<seek_id>", methods=["DELETE"])
+@blp.response(200, schemas.SeekOut)
+@blp.doc(**doc("cancelSeek", SEEK_AUTH, error_responses(401, 403, 404, 409)))
+def cancel_seek(seek_id: str) -> Response:
+    """Withdraw an open seek (with the seek's token)"""
+    return respond(services().seeks.cancel(seek_id, caller().token))
+
+
+@blp.route("/seeks/<seek_id>/accept", methods=["POST"])
+@blp.response(201, schemas.JoinedOut)
+@blp.doc(**doc("acceptSeek", SEEK_AUTH, error_responses(401, 404, 409)))
+def accept_seek(seek_id: str) -> Response:
+    """Take a seek of the lobby (with a player token): the game starts, you are seat 1"""
+    return respond(services().seeks.take(seek_id, caller()))
+
+
+@blp.route("/lobby", methods=["GET"])
+@blp.response(200, schemas.LobbyOut)
+@blp.doc(**doc("getLobby", error_responses()))
+def lobby() -> Response:
+    """The open seeks, oldest first (no tokens: take one with POST /v1/seeks/{id}/accept)"""
+    return respond(services().seeks.open_seeks(100))

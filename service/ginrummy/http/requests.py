@@ -1,0 +1,107 @@
+"""A request read into what the use cases take (:class:`~ginrummy.app.calls.Caller`), and a
+:class:`~ginrummy.app.calls.Result` written out as a response: the adapter's two directions.
+
+Here and only here: the ``Authorization: Bearer`` header, ``If-Match`` and ETags, ``Idempotency-Key``,
+the client's address, statuses of success (201 created, 202 pending) and ``Location``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import orjson
+from flask import Response, request
+
+from ginrummy.app.calls import Caller, Precondition, Result, fingerprint
+
+from .errors import RequestRefused
+
+MAX_IDEMPOTENCY_KEY = 200
+IF_MATCH_PATTERN = r'^(?:\*|(?:W/)?"[0-9]{1,18}"|[0-9]{1,18})$'
+"""What If-Match may be (the OpenAPI document's pattern): ``*``, an ETag ``"12"`` (weak or not) or ``12``."""
+_IF_MATCH = re.compile(IF_MATCH_PATTERN)
+
+
+def bearer_token(header: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header; None when there is no header."""
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise RequestRefused(
+            "unauthorized",
+            "the Authorization header must be 'Bearer <seat token>'",
+            headers={"WWW-Authenticate": 'Bearer realm="ginrummy", error="invalid_request"'},
+        )
+    return token
+
+
+def precondition(header: str | None) -> Precondition:
+    """``If-Match`` as the use cases check it (they refuse a missing or malformed one when they need it).
+
+    >>> precondition('"12"').version, precondition("*").version, precondition(None).given
+    (12, None, False)
+    >>> precondition("twelve").malformed
+    'twelve'
+    """
+    if header is None or not header.strip():
+        return Precondition()
+    text = header.strip()
+    if not _IF_MATCH.search(text):
+        return Precondition(given=True, malformed=header)
+    if text == "*":
+        return Precondition(given=True)
+    return Precondition(given=True, version=int(text.removeprefix("W/").strip('"\n')))
+
+
+def etag(version: int) -> str:
+    return f'"{version}"'
+
+
+def caller(*, player: str | None = None) -> Caller:
+    """The current request as the use cases see it (``player``: the name its bearer token stands for)."""
+    key = request.headers.get("Idempotency-Key") or None
+    if key is not None and len(key) > MAX_IDEMPOTENCY_KEY:
+        raise RequestRefused(
+            "bad_idempotency_key", f"an Idempotency-Key must be at most {MAX_IDEMPOTENCY_KEY} characters"
+        )
+    return Caller(
+        token=bearer_token(request.headers.get("Authorization")),
+        player=player,
+        precondition=precondition(request.headers.get("If-Match")),
+        idempotency_key=key,
+        client=request.remote_addr or "",
+        # Only a request with a key is ever compared with another one.
+        fingerprint=fingerprint(request.method, request.path, request.get_data(cache=True)) if key else "",
+    )
+
+
+def token() -> str | None:
+    """The request's bearer token, if any."""
+    return bearer_token(request.headers.get("Authorization"))
+
+
+def respond(result: Result, *, location: str | None = None) -> Response:
+    """A result as a JSON response: 201 for something created (at ``location``), 202 for something
+    pending, else 200; the ETag of the game's version; ``Idempotent-Replayed`` for a stored answer."""
+    status = 201 if result.created else 202 if result.pending else 200
+    response = Response(
+        # orjson: a view is ~4 KB of JSON on every move, and the standard encoder was the costliest step.
+        orjson.dumps(result.body, option=orjson.OPT_NON_STR_KEYS),
+        status=status,
+        mimetype="application/json",
+    )
+    if result.version is not None:
+        response.headers["ETag"] = etag(result.version)
+    if result.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    if location is not None and (result.created or result.pending):
+        response.headers["Location"] = location
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def json_body(body: dict[str, object]) -> Response:
+    """A plain 200 JSON answer (rules, bots, analysis, health)."""
+    return respond(Result(dict(body)))

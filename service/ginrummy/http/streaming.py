@@ -1,0 +1,93 @@
+"""Events over HTTP: a JSON page (with an optional long poll), or a stream of NDJSON lines or Server-Sent
+Events, chosen by ``Accept``. What is read, and when, is the use case's (:mod:`ginrummy.app.events`).
+
+Streams start with a line at once (an NDJSON keep-alive, SSE's ``retry:``), so that a client sees the
+stream open before the first event, then send a keep-alive (an NDJSON ``{"type": "keepalive"}`` line, an
+SSE comment) after ``GIN_STREAM_KEEPALIVE`` seconds without events, and end after ``?wait=`` seconds (at most
+``GIN_STREAM_MAX``); clients reconnect with the last cursor (SSE: ``Last-Event-ID``). Should Redis fail
+during a stream, its last line is ``{"type": "error", "code": "store_unavailable", "retry_after": 1, …}``
+(SSE: ``event: error`` with ``retry:``) and it ends: reconnect from the last cursor after that delay.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import orjson
+from flask import Response, request, stream_with_context
+
+from ginrummy.app import Services
+from ginrummy.app.events import EventReader, Reader, check_cursor
+from ginrummy.app.render import seat_event
+from ginrummy.store import StoreUnavailable
+
+from . import observability
+from .errors import RETRY_AFTER, STORE_UNAVAILABLE
+
+NDJSON = "application/x-ndjson"
+SSE = "text/event-stream"
+KEEPALIVE_LINE = '{"type":"keepalive"}\n'
+
+
+def _wanted_type() -> str:
+    accept = request.accept_mimetypes
+    best = accept.best_match(["application/json", NDJSON, SSE], default="application/json")
+    return best or "application/json"
+
+
+def events_response(services: Services, game_id: str, token: str | None, query: dict[str, Any]) -> Response:
+    events = services.events
+    reader = events.open(game_id, token)
+    after: str | None = query.get("after")
+    kind = _wanted_type()
+    if kind == SSE and after is None:
+        last = request.headers.get("Last-Event-ID")
+        if last:
+            after = check_cursor(last)
+    config = services.config
+    if kind == "application/json":
+        page = events.page(reader, after, float(query.get("wait") or 0))
+        response = Response(orjson.dumps(page, option=orjson.OPT_NON_STR_KEYS), mimetype="application/json")
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    duration = min(float(query.get("wait") or config.stream_max), config.stream_max)
+    keepalive = max(1, config.stream_keepalive)
+    generator = _stream(events, reader, after, duration, keepalive, kind == SSE)
+    response = Response(stream_with_context(generator), mimetype=kind)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"  # proxies must not hold the stream back
+    return response
+
+
+def _stream(
+    events: EventReader, reader: Reader, after: str | None, duration: float, keepalive: int, sse: bool
+) -> Iterator[str]:
+    deadline = time.monotonic() + duration
+    # Something at once: a WSGI server sends the headers with the first chunk, so a client would not
+    # know the stream is open until the first event or keep-alive otherwise.
+    yield "retry: 2000\n\n" if sse else KEEPALIVE_LINE
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return
+        try:
+            rows = events.read(reader, after, min(keepalive, left))
+        except StoreUnavailable as error:
+            # The headers are long gone: end the stream with a last line saying why and when to come
+            # back (from the last cursor), rather than cutting the connection.
+            observability.record_redis_error(type(error).__name__)
+            gone: dict[str, Any] = {"type": "error", "code": "store_unavailable", "detail": STORE_UNAVAILABLE}
+            gone["retry_after"] = RETRY_AFTER
+            text = orjson.dumps(gone).decode()
+            yield f"retry: {RETRY_AFTER * 1000}\nevent: error\ndata: {text}\n\n" if sse else text + "\n"
+            return
+        if not rows:
+            yield ": keep-alive\n\n" if sse else KEEPALIVE_LINE
+            continue
+        for cursor, payload in rows:
+            event = seat_event(cursor, payload, reader.seat)
+            text = orjson.dumps(event, option=orjson.OPT_NON_STR_KEYS).decode()
+            yield f"id: {cursor}\nevent: {event['type']}\ndata: {text}\n\n" if sse else text + "\n"
+        after = rows[-1][0]
