@@ -176,3 +176,26 @@ def test_statistics_count_what_happened():
     assert (stats[1]["hands_won"], stats[1]["gins"], stats[1]["knocks"]) == (1, 1, 1)
     assert stats[0]["avg_deadwood"] == 6.0 and stats[1]["avg_deadwood"] == 12.0
     assert stats[0]["points_per_hand"] == round(86 / 3, 2)
+
+
+def test_nothing_is_taken_back_once_someone_has_knocked():
+    """The knocker's melds are laid down for both to see: an undo by the defender would hand back a
+    live hand whose other cards it has seen (issue 22, found against the knocker bot)."""
+    for seed in range(50):
+        game = Game.new(Rules(), random.Random(seed), first_dealer=0)
+        while not game.hand_over:
+            seat = game.to_act
+            legal = game.legal_actions(seat)
+            knocks = [a for a in legal if a.type == "knock"]
+            if knocks:
+                game.apply(seat, knocks[0])
+                break
+            game.apply(seat, next(a for a in legal if a.type != "knock"))
+        if game.hand_over or game.hand.knocker is None:
+            continue
+        defender = 1 - game.hand.knocker
+        assert game.can_undo(defender) is False and game.can_undo(game.hand.knocker) is False
+        with pytest.raises(CannotUndoError, match="knock"):
+            game.undo(defender)
+        return
+    raise AssertionError("no seed led to a knock")

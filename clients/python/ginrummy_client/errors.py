@@ -139,6 +139,12 @@ class UndoNotAllowed(Conflict):
     codes = ("undo_not_allowed",)
 
 
+class HintNotAllowed(Conflict):
+    """409: hints are offered only in games against a bot."""
+
+    codes = ("hint_not_allowed",)
+
+
 class WaitingForOpponent(Conflict):
     """409: the invited player has not joined yet."""
 

@@ -186,10 +186,15 @@ class Matches:
     def rematch(self, game_id: str, caller: Caller) -> Result:
         """After the match: the first seat to ask offers, the other accepts; the rematch has the same
         players (and seat tokens), rules, rating and clock, and the other player deals first."""
-        match = self.work.load(game_id)
+        token = security.require_token(caller.token)
+        key = caller.idempotency_key
+        idem_key = security.scoped_key(token, key) if key else None
+        match = self.work.load_for_write(game_id, idem_key)
+        if isinstance(match, Replay):  # this very request was applied already: its answer again
+            return self.work.replay(match, caller)
         # No version check: once the match is over only offers change the game, and an accept must not
         # fail because the offer itself moved the version.
-        seat = self.seating.require_seat(match.meta, security.require_token(caller.token))
+        seat = self.seating.require_seat(match.meta, token)
         meta, game = match.meta, match.game
         if not game.match_over or meta.waiting_for_opponent:
             raise ServiceError("not_over", "a rematch is offered once the match is over")
@@ -203,7 +208,7 @@ class Matches:
         if other not in meta.rematch_offers and not meta.seats[other].is_bot:
             match.meta = dataclasses.replace(meta, rematch_offers=(*meta.rematch_offers, seat))
             return self.work.commit(
-                match, [Event("rematch_offered", seat, {}, {})], caller, seat=seat, idem_key=None
+                match, [Event("rematch_offered", seat, {}, {})], caller, seat=seat, idem_key=idem_key
             )
         new_id = security.new_game_id()
         new_meta = GameMeta(
@@ -224,6 +229,8 @@ class Matches:
             first_dealer=1 - meta.first_dealer,
         )
         match.meta = dataclasses.replace(meta, rematch_game=new_id)
+        # A retry of this accept racing it (the same Idempotency-Key) gets this answer; the game it made
+        # meanwhile is never referenced and expires unplayed.
         return self.work.commit(
-            match, [Event("rematch", seat, {"game_id": new_id}, {})], caller, seat=seat, idem_key=None
+            match, [Event("rematch", seat, {"game_id": new_id}, {})], caller, seat=seat, idem_key=idem_key
         )

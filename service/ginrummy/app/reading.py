@@ -45,12 +45,15 @@ class Reading:
         self.seating.seat_in(match.meta, token)  # a bad token is refused even here
         record = self.work.store.hand_record(game_id, number)
         if record is None:
-            live = match.game.hand_number
-            detail = (
-                f"hand {number} is still being played; it is revealed once it is over"
-                if number == live and not match.game.hand_over
-                else f"no finished hand {number} is kept (only the last {self.config.hands_kept} are)"
-            )
+            game = match.game
+            if number == game.hand_number and not game.hand_over and not game.match_over:
+                detail = f"hand {number} is still being played; it is revealed once it is over"
+            elif number == game.hand_number and not game.hand_over:
+                detail = (
+                    f"hand {number} was not played to its end (the match ended early): it is never revealed"
+                )
+            else:
+                detail = f"no finished hand {number} is kept (only the last {self.config.hands_kept} are)"
             raise ServiceError("hand_not_found", detail)
         return Result(orjson.loads(record), version=match.version)
 
@@ -59,6 +62,8 @@ class Reading:
         seat = self.seating.require_seat(match.meta, token)
         if match.meta.rated:
             raise ServiceError("rated_game", "a rated game offers no hints")
+        if match.meta.bot_seat is None:
+            raise ServiceError("hint_not_allowed", "hints are offered only in games against a bot")
         seen = view(match, seat)
         if not seen["your_move"]:
             raise ServiceError("nothing_to_do", "this seat has no move to make now", turn=seen["turn"])

@@ -35,6 +35,13 @@ def view(match: Match, seat: int | None, omit: frozenset[str] = frozenset()) -> 
     # Whether the seat has a move to make now; clients wait for the opponent while it is false.
     out["your_move"] = your_move(out["legal_actions"])
     out["waiting_for_opponent"] = meta.waiting_for_opponent
+    # Engine assistance — hints, undo, the deadwood left by each discard — is for games against a bot:
+    # against a person it would be help the other does not get (docs/api.md, "Assistance").
+    assisted = seat is not None and meta.bot_seat is not None and not meta.rated
+    out["can_undo"] = assisted and seat is not None and match.game.can_undo(seat)
+    out["can_hint"] = assisted and out["your_move"]
+    if meta.bot_seat is None and isinstance(out.get("hand"), dict):
+        out["hand"].pop("discards", None)
     out["commitment"] = meta.shuffle.commitment if meta.shuffle else None
     out["game_id"] = match.game_id
     out["version"] = match.version

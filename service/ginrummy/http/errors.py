@@ -64,6 +64,7 @@ STATUS: dict[str, int] = {
     "own_game": 409,
     "rated_game": 409,
     "undo_not_allowed": 409,
+    "hint_not_allowed": 409,
     "nothing_to_do": 409,
     "nothing_to_claim": 409,
     "too_early": 409,

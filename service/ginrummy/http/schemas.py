@@ -14,6 +14,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from apispec.ext.marshmallow.openapi import OpenAPIConverter
 from marshmallow import fields, validate
 
+from ginrummy.app.clocks import PRESETS as CLOCK_PRESETS
 from ginrummy.bots import BOTS
 from ginrummy.engine import PRESETS
 from ginrummy.engine.actions import KINDS, PLAY
@@ -144,11 +145,15 @@ class ClockIn(ma.Schema):
     """A time control: a preset, or seconds per move and/or a bank per player with an increment."""
 
     class Meta:
-        json_schema = {"example": {"preset": "eaai"}}
+        json_schema = {"example": {"preset": "rapid"}}
 
     preset = fields.String(
-        validate=validate.OneOf(["eaai"]),
-        metadata={"description": "eaai: 30 s per player for the match, no increment (the EAAI competition)"},
+        validate=validate.OneOf(list(CLOCK_PRESETS)),
+        metadata={
+            "description": "For people: blitz (3 min per player for the match + 2 s per move), rapid "
+            "(10 min + 5 s), classical (30 min + 10 s); for bots: eaai (30 s for the match, no increment: "
+            "the EAAI competition's)"
+        },
     )
     per_move = WholeNumber(
         allow_none=True,
@@ -517,6 +522,15 @@ class ViewOut(Out):
         metadata={"description": "SHA-256 commitment to this hand's deck order (docs/api.md)"},
     )
     waiting_for_opponent = fields.Boolean()
+    can_undo = fields.Boolean(
+        metadata={
+            "description": "POST /undo would take back this seat's last move now (games against a bot, "
+            "not rated, the hand live and nobody has knocked)"
+        }
+    )
+    can_hint = fields.Boolean(
+        metadata={"description": "GET /hint advises this seat (games against a bot, not rated)"}
+    )
     your_move = fields.Boolean(
         metadata={
             "description": "The seat has a move to make now (legal_actions holds more than resign and "

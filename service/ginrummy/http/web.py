@@ -81,6 +81,13 @@ def init_app(app: Flask, settings: Config) -> None:
     app.register_blueprint(play)
 
 
+@play.get("/")
+def root() -> WerkzeugResponse:
+    """The service's root leads a browser to the web client (the API is under /v1, its document at
+    /openapi.json and /docs)."""
+    return redirect("/play/", code=302)
+
+
 @play.get("/play")
 def play_index() -> WerkzeugResponse:
     """The web client (its index page; the other files are under /play/)."""
