@@ -109,10 +109,16 @@ if os.environ.get("GIN_CONTROL_SOCKET"):
     control_socket = os.environ["GIN_CONTROL_SOCKET"]
 
 
+LISTENING = "Listening at: %s (%s)"  # gunicorn's line, whose address would be empty (see below)
+
+
 class JsonLogFormatter(logging.Formatter):
     """gunicorn's own lines (start, workers, signals) as JSON, like the service's."""
 
     def format(self, record: logging.LogRecord) -> str:
+        if record.msg == LISTENING and isinstance(record.args, tuple) and not record.args[0]:
+            # With reuse_port each worker binds its own socket, so the arbiter has none to name.
+            record.args = (",".join(f"http://{address}" for address in bind), *record.args[1:])
         entry = {
             "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
             + f".{int(record.msecs):03d}Z",

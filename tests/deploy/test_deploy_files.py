@@ -193,3 +193,18 @@ def test_k8s_deployment_probes_config_and_drain_fit_together() -> None:
     assert docs["PodDisruptionBudget"]["spec"]["selector"]["matchLabels"].items() <= pod_labels.items()
     assert docs["HorizontalPodAutoscaler"]["spec"]["scaleTargetRef"]["name"] == deployment["metadata"]["name"]
     assert docs["HorizontalPodAutoscaler"]["spec"]["minReplicas"] >= 2  # the PDB can then always evict one
+
+
+def test_gunicorn_names_the_address_it_listens_at(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With reuse_port the arbiter has no socket of its own and gunicorn logged "Listening at:  (pid)"."""
+    import importlib.util
+    import logging
+
+    monkeypatch.setenv("GIN_BIND", "127.0.0.1:8123")
+    spec = importlib.util.spec_from_file_location("gunicorn_conf", ROOT / "deploy" / "gunicorn.conf.py")
+    assert spec is not None and spec.loader is not None
+    conf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conf)
+    record = logging.LogRecord("gunicorn.error", logging.INFO, __file__, 1, conf.LISTENING, ("", 42), None)
+    line = json.loads(conf.JsonLogFormatter().format(record))
+    assert line["msg"] == "Listening at: http://127.0.0.1:8123 (42)"
