@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT / "service"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_load import Connection, choose, figures, service_env, start_gunicorn, stop  # noqa: E402
-from ginrummy.store.connection import EmbeddedRedis  # noqa: E402
+from ginrummy.store.embedded import EmbeddedRedis  # noqa: E402
 
 
 class BoundConnection(Connection):

@@ -39,7 +39,7 @@ import orjson
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "service"))
 
-from ginrummy.store.connection import EmbeddedRedis, free_port  # noqa: E402
+from ginrummy.store.embedded import EmbeddedRedis, free_port  # noqa: E402
 
 FLOOR_APP = textwrap.dedent(
     '''

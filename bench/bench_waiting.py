@@ -53,7 +53,7 @@ from bench_load import (  # noqa: E402
     start_gunicorn,
     stop,
 )
-from ginrummy.store.connection import EmbeddedRedis  # noqa: E402
+from ginrummy.store.embedded import EmbeddedRedis  # noqa: E402
 
 KINDS = ("poll", "ndjson", "sse", "spectator")
 

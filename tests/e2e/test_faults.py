@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import redis.exceptions
 import requests
-from ginrummy.store.connection import EmbeddedRedis
+from ginrummy.store.embedded import EmbeddedRedis
 
 from tests.api.gameplay import choose
 from tests.fixtures.live_service import start_gunicorn, stop_gunicorn

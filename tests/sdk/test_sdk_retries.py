@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import requests
-from ginrummy.store.connection import free_port
+from ginrummy.store.embedded import free_port
 from ginrummy_client import Client, ConnectionFailed, RateLimited
 
 from tests.api.gameplay import choose

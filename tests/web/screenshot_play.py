@@ -14,7 +14,7 @@ import base64
 import tempfile
 from pathlib import Path
 
-from ginrummy.store.connection import EmbeddedRedis
+from ginrummy.store.embedded import EmbeddedRedis
 from playwright.sync_api import Page, sync_playwright
 
 from tests.fixtures.live_service import start_gunicorn, stop_gunicorn
