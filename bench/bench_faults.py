@@ -24,11 +24,12 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "service"))
-sys.path.insert(0, str(ROOT / "bench"))
+sys.path[:0] = [str(ROOT / "service"), str(ROOT / "bench"), str(ROOT)]
 
-from bench_load import choose, service_env, start_gunicorn, stop  # noqa: E402
-from ginrummy.store.connection import EmbeddedRedis  # noqa: E402
+from bench_load import service_env  # noqa: E402
+from ginrummy.store.embedded import EmbeddedRedis  # noqa: E402
+
+from tests.support import choose, start_gunicorn, stop_gunicorn  # noqa: E402
 
 
 def call(
@@ -94,7 +95,7 @@ def main() -> int:
     server = EmbeddedRedis(workdir / "redis").start()
     # Rate limits on, as in production, under budgets this run never meets.
     env = service_env(server.url, rate_limits="counted", workers=2)
-    gunicorn, port = start_gunicorn("ginrummy.http.wsgi:app", env, workdir, "game")
+    gunicorn, port = start_gunicorn(env, workdir, name="game", cwd=workdir)
     base = f"http://127.0.0.1:{port}"
     try:
         _, _, created = call("POST", f"{base}/v1/games", {"opponent": {"type": "bot"}})
@@ -130,7 +131,7 @@ def main() -> int:
         back = recover(base, game_id, token)
         print(f"  max {hung * 1000:.1f} ms; after SIGCONT the game moved on in {back:.2f} s")
     finally:
-        stop(gunicorn)
+        stop_gunicorn(gunicorn)
         server.stop()
     return 0
 

@@ -27,11 +27,12 @@ from typing import Any
 import orjson
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "service"))
-sys.path.insert(0, str(ROOT / "bench"))
+sys.path[:0] = [str(ROOT / "service"), str(ROOT / "bench"), str(ROOT)]
 
-from bench_load import Connection, choose, figures, service_env, start_gunicorn, stop  # noqa: E402
-from ginrummy.store.connection import EmbeddedRedis  # noqa: E402
+from bench_load import Connection, figures, service_env  # noqa: E402
+from ginrummy.store.embedded import EmbeddedRedis  # noqa: E402
+
+from tests.support import choose, start_gunicorn, stop_gunicorn  # noqa: E402
 
 
 class BoundConnection(Connection):
@@ -129,12 +130,12 @@ def main(argv: list[str] | None = None) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="gin-bench-flood-"))
     with EmbeddedRedis(workdir / "redis") as server:
         env = service_env(server.url, rate_limits="default")
-        game, port = start_gunicorn("ginrummy.http.wsgi:app", env, workdir, "game")
+        game, port = start_gunicorn(env, workdir, name="game", cwd=workdir)
         print(f"default rate limits; {args.duration:g} s")
         try:
             asyncio.run(run(port, args))
         finally:
-            stop(game)
+            stop_gunicorn(game)
     return 0
 
 

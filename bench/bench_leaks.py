@@ -26,7 +26,7 @@ sys.path[:0] = [str(ROOT / "service"), str(ROOT)]
 os.environ["GIN_RATE_LIMITS"] = "0"  # one client calling fast from one address
 
 from ginrummy.http import create_app  # noqa: E402
-from ginrummy.store.connection import EmbeddedRedis  # noqa: E402
+from ginrummy.store.embedded import EmbeddedRedis  # noqa: E402
 
 from tests.api.leaks import Figures, play_one  # noqa: E402
 

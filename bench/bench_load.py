@@ -23,23 +23,23 @@ import argparse
 import asyncio
 import os
 import resource
-import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import textwrap
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "service"))
+sys.path[:0] = [str(ROOT / "service"), str(ROOT)]
 
-from ginrummy.store.connection import EmbeddedRedis, free_port  # noqa: E402
+from ginrummy.store.embedded import EmbeddedRedis  # noqa: E402
+
+from tests.support import choose, start_gunicorn, stop_gunicorn  # noqa: E402
 
 FLOOR_APP = textwrap.dedent(
     '''
@@ -89,48 +89,13 @@ def service_env(
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIN_LIMIT_")}
     env.update(REDIS_URL=redis_url, PYTHONPATH=os.pathsep.join([*path, str(ROOT / "service")]))
     env["GIN_RATE_LIMITS"] = "0" if rate_limits == "off" else "1"
+    # Measure serving, not logging: no access-log line per request.
+    env.update(GIN_ACCESS_LOG="0", GIN_LOG_LEVEL="warning")
     if rate_limits == "counted":
         env.update({f"GIN_LIMIT_{b}": "100000000/minute" for b in ("CREATE", "MOVE", "READ", "WAIT")})
     if workers is not None:
         env["GIN_WORKERS"] = str(workers)
     return env
-
-
-def start_gunicorn(
-    app: str, env: dict[str, str], workdir: Path, name: str
-) -> tuple[subprocess.Popen[bytes], int]:
-    port = free_port()
-    env = {**env, "GIN_BIND": f"127.0.0.1:{port}", "GIN_ACCESS_LOG": "0", "GIN_LOG_LEVEL": "warning"}
-    log = (workdir / f"{name}.log").open("wb")
-    command = [
-        str(Path(sys.executable).with_name("gunicorn")),
-        "--config",
-        str(ROOT / "deploy" / "gunicorn.conf.py"),
-    ]
-    command += ["--bind", f"127.0.0.1:{port}", app]
-    process = subprocess.Popen(command, env=env, cwd=workdir, stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"{name}: gunicorn exited; see {workdir / (name + '.log')}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=2) as response:
-                if response.status == 200:
-                    return process, port
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit(f"{name}: gunicorn did not become ready")
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -184,26 +149,6 @@ class Connection:
             self.writer.close()
             self.writer = None
         return status, response_headers, data
-
-
-def choose(view: dict[str, Any]) -> dict[str, Any]:
-    """A reasonable human move: lay off best, knock when allowed, draw from the stock, least deadwood."""
-    legal = [a for a in view["legal_actions"] if a["kind"] == "play"]
-    kinds: dict[str, list[dict[str, Any]]] = {}
-    for action in legal:
-        kinds.setdefault(action["type"], []).append(action)
-    for kind in ("deal", "layoff", "knock"):
-        if kind in kinds:
-            return kinds[kind][0]
-    if "draw" in kinds:
-        stock = [a for a in kinds["draw"] if a["source"] == "stock"]
-        return stock[0] if stock else kinds.get("pass", kinds["draw"])[0]
-    if "discard" in kinds:
-        allowed = {a["card"] for a in kinds["discard"]}
-        options = [d for d in view["hand"].get("discards") or [] if d["card"] in allowed]
-        if options:
-            return {"type": "discard", "card": min(options, key=lambda d: d["deadwood"])["card"]}
-    return legal[0]
 
 
 class Recorder:
@@ -449,8 +394,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         redis = server.client()
         redis_pid = server.process.pid  # type: ignore[union-attr]
-        floor, floor_port = start_gunicorn("floor_app:app", env, workdir, "floor")
-        game, game_port = start_gunicorn("ginrummy.http.wsgi:app", env, workdir, "game")
+        floor, floor_port = start_gunicorn(env, workdir, app="floor_app:app", name="floor", cwd=workdir)
+        game, game_port = start_gunicorn(env, workdir, name="game", cwd=workdir)
         # Rounds of floor, human and bot phases, interleaved, so that drift in what the machine gives us
         # (a shared VM) falls on all three alike; the figures add the rounds up.
         recorders = {kind: Recorder() for kind in PHASES}
@@ -479,8 +424,8 @@ def main(argv: list[str] | None = None) -> int:
             live_mean, live_count = memory_per_game(redis, games)
             fresh_mean, fresh_count = memory_per_game(redis, fresh_games(game_port, 300))
         finally:
-            stop(floor)
-            stop(game)
+            stop_gunicorn(floor)
+            stop_gunicorn(game)
     # The targets of issue 13: throughput vs the floor, p99, and server CPU per request vs the floor's.
     for name, moves, target in (("human vs human", human, 0.75), ("vs bot", bot, 0.70)):
         ratio = moves["rps"] / base["rps"] if base["rps"] else 0.0

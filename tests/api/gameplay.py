@@ -1,4 +1,5 @@
-"""Story helpers for the API tests: a table where players create, join and play games through HTTP."""
+"""Story helpers for the API tests: a table where players create, join and play games through HTTP
+(choosing their moves with ``tests.support.choose``)."""
 
 from __future__ import annotations
 
@@ -9,32 +10,9 @@ from typing import Any
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from tests.support import choose
+
 PROBLEM = "application/problem+json"
-
-
-def choose(view: dict[str, Any]) -> dict[str, Any]:
-    """A sensible human move from a view: lay off best, knock when allowed, draw from the stock,
-    discard the card that leaves the least deadwood."""
-    legal: list[dict[str, Any]] = view["legal_actions"]
-    by_type: dict[str, list[dict[str, Any]]] = {}
-    for action in legal:
-        by_type.setdefault(action["type"], []).append(action)
-    for kind in ("deal", "layoff", "knock"):
-        if kind in by_type:
-            return by_type[kind][0]
-    if "draw" in by_type:
-        stock = [a for a in by_type["draw"] if a["source"] == "stock"]
-        if stock:
-            return stock[0]
-        return by_type.get("pass", by_type["draw"])[0]
-    if "discard" in by_type:
-        allowed = {a["card"] for a in by_type["discard"]}
-        options = [d for d in view["hand"].get("discards") or [] if d["card"] in allowed]
-        if options:
-            best = min(options, key=lambda d: d["deadwood"])
-            return {"type": "discard", "card": best["card"]}
-        return by_type["discard"][0]
-    return legal[0]
 
 
 @dataclass

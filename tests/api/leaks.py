@@ -18,7 +18,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from .gameplay import choose
+from tests.support import choose
 
 ALL_CARDS = {r + s for r in "A23456789TJQK" for s in "CDHS"}
 CARD_TOKEN = re.compile(r'"([A2-9TJQK][CDHS])"|\b([A2-9TJQK][CDHS])\b')

@@ -5,7 +5,9 @@ from __future__ import annotations
 from flask.testing import FlaskClient
 from ginrummy.app import security
 
-from .gameplay import Table, choose, problem
+from tests.support import choose
+
+from .gameplay import Table, problem
 
 
 def test_an_action_without_a_token_is_401(table: Table, client: FlaskClient) -> None:

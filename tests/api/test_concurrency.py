@@ -7,7 +7,9 @@ import threading
 
 from flask import Flask
 
-from .gameplay import Table, choose, problem
+from tests.support import choose
+
+from .gameplay import Table, problem
 
 
 def test_an_action_without_if_match_is_428_and_changes_nothing(table: Table) -> None:

@@ -8,7 +8,9 @@ import threading
 from flask import Flask
 from flask.testing import FlaskClient
 
-from .gameplay import Table, choose, problem, to_act
+from tests.support import choose
+
+from .gameplay import Table, problem, to_act
 
 
 def test_events_resume_from_a_cursor(table: Table) -> None:

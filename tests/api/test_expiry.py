@@ -9,7 +9,9 @@ from flask import Flask
 from ginrummy.http import create_app
 from redis.crc import key_slot
 
-from .gameplay import Table, choose
+from tests.support import choose
+
+from .gameplay import Table
 
 
 def keys_of(raw_redis: object, game_id: str) -> list[bytes]:

@@ -9,7 +9,9 @@ import re
 
 from flask.testing import FlaskClient
 
-from .gameplay import Seat, Table, choose, to_act
+from tests.support import choose
+
+from .gameplay import Seat, Table, to_act
 from .leaks import Figures, play_one
 
 ALL_CARDS = {r + s for r in "A23456789TJQK" for s in "CDHS"}

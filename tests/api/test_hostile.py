@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 from flask.testing import FlaskClient
 
-from .gameplay import PROBLEM, Seat, Table, choose, problem
+from tests.support import choose
+
+from .gameplay import PROBLEM, Seat, Table, problem
 
 
 @pytest.fixture

@@ -6,7 +6,9 @@ import uuid
 
 from flask.testing import FlaskClient
 
-from .gameplay import Table, choose, problem
+from tests.support import choose
+
+from .gameplay import Table, problem
 
 
 def test_a_retried_move_gets_the_original_response_and_applies_once(table: Table) -> None:

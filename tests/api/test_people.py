@@ -16,7 +16,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from ginrummy.http import create_app
 
-from .gameplay import Seat, choose, problem
+from tests.support import choose
+
+from .gameplay import Seat, problem
 
 
 def unique(prefix: str) -> str:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 from flask.testing import FlaskClient
 
-from .gameplay import Seat, Table, choose, play_hand
+from tests.support import choose
+
+from .gameplay import Seat, Table, play_hand
 
 
 def play_against_bot(me: Seat, until: str, max_moves: int = 2000) -> dict:

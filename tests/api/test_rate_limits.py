@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from ginrummy.http import create_app
 
-from .gameplay import choose
+from tests.support import choose
 
 _addresses = (f"203.0.113.{n}" for n in itertools.count(1))  # TEST-NET-3: one fresh client per test
 

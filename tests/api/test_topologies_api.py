@@ -7,7 +7,9 @@ import uuid
 
 from ginrummy.http import create_app
 
-from .gameplay import Table, choose
+from tests.support import choose
+
+from .gameplay import Table
 
 
 def play_a_few_moves(redis_url: str) -> None:

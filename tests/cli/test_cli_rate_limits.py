@@ -10,12 +10,13 @@ from pathlib import Path
 import requests
 from ginrummy_client import Client
 
-from tests.fixtures.live_service import start_gunicorn, stop_gunicorn
+from tests.fixtures.live_service import start_service
+from tests.support import stop_gunicorn
 
 
 def test_the_client_waits_out_a_rate_limit(redis_url: str, tmp_path: Path) -> None:
     limits = {"GIN_RATE_LIMITS": "1", "GIN_LIMIT_READ": "2/second", "GIN_LIMIT_CREATE": "50/minute"}
-    process, base = start_gunicorn(redis_url, tmp_path, workers=1, extra_env=limits)
+    process, base = start_service(redis_url, tmp_path, workers=1, extra_env=limits)
     try:
         with Client(base) as client:
             created = client.create_game(bot="simple")

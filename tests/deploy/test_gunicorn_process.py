@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 import requests
-from ginrummy.store.connection import free_port
+from ginrummy.store.embedded import free_port
 
 from tests.deploy.play import create_game, reload, step
 from tests.deploy.test_deploy_files import ROOT, dockerfile_cmd, dockerfile_healthcheck

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 import redis
-from ginrummy.store.connection import EmbeddedRedis, make_client
+from ginrummy.store.connection import make_client
+from ginrummy.store.embedded import EmbeddedRedis
 
 REDIS_DIR = Path(__file__).resolve().parents[2] / "deploy" / "redis"
 CONTAINER_DIR = "/usr/local/etc/redis/"

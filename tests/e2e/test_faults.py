@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 import redis.exceptions
 import requests
-from ginrummy.store.connection import EmbeddedRedis
+from ginrummy.store.embedded import EmbeddedRedis
 
-from tests.api.gameplay import choose
-from tests.fixtures.live_service import start_gunicorn, stop_gunicorn
+from tests.fixtures.live_service import start_service
+from tests.support import choose, stop_gunicorn
 
 HANG = 10  # seconds: far beyond what any answer may take; only a hang reaches it
 
@@ -35,7 +35,7 @@ def crashable(tmp_path: Path) -> Iterator[tuple[EmbeddedRedis, str]]:
     server = EmbeddedRedis(tmp_path / "redis").start()
     # The production default: rate limits on (counted in the same Redis), budgets this test never meets.
     budgets = {f"GIN_LIMIT_{b}": "100000/minute" for b in ("CREATE", "MOVE", "READ", "WAIT")}
-    process, base = start_gunicorn(
+    process, base = start_service(
         server.url, tmp_path, workers=1, extra_env={"GIN_RATE_LIMITS": "1", **budgets}
     )
     try:
@@ -169,7 +169,7 @@ def test_a_full_redis_refuses_whole_changes_with_503(tmp_path: Path) -> None:
     server = EmbeddedRedis(
         tmp_path / "redis", config=["maxmemory 4mb", "maxmemory-policy noeviction"]
     ).start()
-    process, base = start_gunicorn(server.url, tmp_path, workers=1)
+    process, base = start_service(server.url, tmp_path, workers=1)
     try:
         seat = Seat(base)
         filler = server.client()

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.fixtures.live_service import start_gunicorn, stop_gunicorn
+from tests.fixtures.live_service import start_service
+from tests.support import stop_gunicorn
 
 ST = Path(sys.executable).with_name("st")
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,7 +32,7 @@ def service(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     env = {"GIN_MAX_WAIT": "2", "GIN_STREAM_MAX": "2", "GIN_GRACEFUL_TIMEOUT": "1"}
     # A database of its own: the fuzzer's hundreds of seeks must not wait in the other tests' lobby.
     own_db = redis_url.rsplit("/", 1)[0] + "/1"
-    process, base = start_gunicorn(own_db, tmp_path_factory.mktemp("fuzzed"), extra_env=env)
+    process, base = start_service(own_db, tmp_path_factory.mktemp("fuzzed"), extra_env=env)
     try:
         yield base
     finally:

@@ -8,7 +8,7 @@ from typing import Any
 
 import requests
 
-from tests.api.gameplay import choose
+from tests.support import choose
 
 
 class Player:

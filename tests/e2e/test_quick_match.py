@@ -15,14 +15,15 @@ from typing import Any
 import pytest
 import requests
 
-from tests.fixtures.live_service import start_gunicorn, stop_gunicorn
+from tests.fixtures.live_service import start_service
+from tests.support import stop_gunicorn
 
 SEEKERS = 200
 
 
 @pytest.fixture(scope="module")
 def cluster_service(redis_cluster_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    process, base = start_gunicorn(
+    process, base = start_service(
         redis_cluster_url, tmp_path_factory.mktemp("cluster"), extra_env={"GIN_GRACEFUL_TIMEOUT": "1"}
     )
     try:

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import requests
 
-from tests.api.gameplay import choose
-from tests.fixtures.live_service import start_gunicorn, stop_gunicorn
+from tests.fixtures.live_service import start_service
+from tests.support import choose, stop_gunicorn
 
 T = 10
 
 
 def test_the_whole_log_of_a_session_holds_no_secret(redis_url: str, tmp_path: Path) -> None:
-    process, base = start_gunicorn(
+    process, base = start_service(
         redis_url, tmp_path, workers=1, extra_env={"GIN_ACCESS_LOG": "1", "GIN_LOG_LEVEL": "debug"}
     )
     secrets: list[str] = []

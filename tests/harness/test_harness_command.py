@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from ginrummy.store.connection import free_port
+from ginrummy.store.embedded import free_port
 from ginrummy_client.harness import GRACE, main
 
 from tests.sdk.proxy import Proxy

@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from ginrummy_client import ApiError, Client, Event, EventFeed, Game
 
-from tests.api.gameplay import choose
+from tests.support import choose
 
 from .conftest import wait_until
 from .proxy import Proxy

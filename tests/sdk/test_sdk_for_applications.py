@@ -4,7 +4,7 @@ name itself in ``User-Agent``, and to say in its own words why the service could
 from __future__ import annotations
 
 import pytest
-from ginrummy.store.connection import free_port
+from ginrummy.store.embedded import free_port
 from ginrummy_client import Client, ConnectionFailed, __version__
 
 from .proxy import Proxy

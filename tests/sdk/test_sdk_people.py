@@ -37,7 +37,7 @@ from ginrummy_client import (
     UnknownPlayer,
 )
 
-from tests.api.gameplay import choose
+from tests.support import choose
 
 
 def unique(prefix: str) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from ginrummy_client import Client, Game, View
 
-from tests.api.gameplay import choose
+from tests.support import choose
 
 END = ("game_over", "match_over")
 README = Path(__file__).resolve().parents[2] / "clients" / "python" / "README.md"

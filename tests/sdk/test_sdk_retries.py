@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 import requests
-from ginrummy.store.connection import free_port
+from ginrummy.store.embedded import free_port
 from ginrummy_client import Client, ConnectionFailed, RateLimited
 
-from tests.api.gameplay import choose
-from tests.fixtures.live_service import start_gunicorn, stop_gunicorn
+from tests.fixtures.live_service import start_service
+from tests.support import choose, stop_gunicorn
 
 from .proxy import Proxy, problem_response
 
@@ -93,7 +93,7 @@ def limited(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         "GIN_LIMIT_READ": "1/hour",
         "GIN_GRACEFUL_TIMEOUT": "1",
     }
-    process, base = start_gunicorn(
+    process, base = start_service(
         redis_url, Path(tmp_path_factory.mktemp("limited")), workers=1, extra_env=env
     )
     try:

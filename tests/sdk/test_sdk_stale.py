@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from ginrummy_client import Client, StaleVersion
 
-from tests.api.gameplay import choose
+from tests.support import choose
 
 
 def test_a_stale_move_is_refused_then_played_after_re_reading_the_view(client: Client) -> None:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 import redis
-from ginrummy.store.connection import EmbeddedRedis, RedisUrlError, make_client, redact_url, redis_binary
+from ginrummy.store.connection import RedisUrlError, make_client, redact_url
+from ginrummy.store.embedded import EmbeddedRedis, redis_binary
 from redis.cluster import RedisCluster
 
 from tests.fixtures.redis_servers import ClusterHandle, SentinelHandle

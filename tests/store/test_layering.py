@@ -37,3 +37,31 @@ def test_nothing_but_the_store_imports_redis() -> None:
 def test_the_store_does_import_redis() -> None:
     """The check above would pass vacuously if the scan could not see an import of redis at all."""
     assert "redis" in {name.split(".")[0] for name in imported_modules(STORE / "games.py")}
+
+
+def store_modules_imported(path: Path) -> set[str]:
+    """The modules of ``ginrummy.store`` that ``path`` imports, relatively or by their full name."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level == 1 and module:
+                names.add(module)
+            elif node.level == 1:
+                names |= {alias.name for alias in node.names}
+            elif module.startswith("ginrummy.store."):
+                names.add(module.removeprefix("ginrummy.store."))
+        elif isinstance(node, ast.Import):
+            names |= {
+                a.name.removeprefix("ginrummy.store.")
+                for a in node.names
+                if a.name.startswith("ginrummy.store.")
+            }
+    return names
+
+
+def test_the_client_factory_and_the_embedded_server_import_neither_the_other() -> None:
+    """``connection`` turns URLs into clients, ``embedded`` runs a redis-server: two jobs, no circle."""
+    assert "embedded" not in store_modules_imported(STORE / "connection.py")
+    assert "connection" not in store_modules_imported(STORE / "embedded.py")
+    assert {"connection", "embedded"} <= store_modules_imported(STORE / "__init__.py")

@@ -22,7 +22,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Playwright, sync_playwright
 
-from tests.fixtures.live_service import start_gunicorn, stop_gunicorn
+from tests.fixtures.live_service import start_service
+from tests.support import stop_gunicorn
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "clients" / "web"
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -123,7 +124,7 @@ def cors_service(
     redis_url: str, static_origins: list[str], tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[str]:
     """A second real gunicorn whose GIN_CORS_ORIGINS allows only the first static origin."""
-    process, base = start_gunicorn(
+    process, base = start_service(
         redis_url,
         tmp_path_factory.mktemp("gunicorn-cors"),
         workers=1,

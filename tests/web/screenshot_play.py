@@ -14,10 +14,11 @@ import base64
 import tempfile
 from pathlib import Path
 
-from ginrummy.store.connection import EmbeddedRedis
+from ginrummy.store.embedded import EmbeddedRedis
 from playwright.sync_api import Page, sync_playwright
 
-from tests.fixtures.live_service import start_gunicorn, stop_gunicorn
+from tests.fixtures.live_service import start_service
+from tests.support import stop_gunicorn
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.web.pages import Table, start_game
 
@@ -33,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scale", type=float, default=0.85, help="resize the picture by this factor")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(Path(tmp) / "redis") as redis_server:
-        process, base = start_gunicorn(redis_server.url, Path(tmp), workers=1)
+        process, base = start_service(redis_server.url, Path(tmp), workers=1)
         try:
             with sync_playwright() as driver:
                 browser = driver.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)

@@ -9,11 +9,13 @@
         while game.your_move:                       # false once the match is over
             game.act(game.play_actions[0])
 
-It depends on ``requests`` only and imports nothing of the service. Modules: ``client`` (the
-:class:`Client`, through whose ``_request`` every call passes), ``game`` (a :class:`Game` as one seat sees
-it: view, moves, If-Match), ``people`` (a :class:`Player` and a :class:`Seek` of the lobby), ``events``
-(the resuming :class:`EventFeed`), ``errors`` (an exception class per error code), ``models`` (the JSON
-bodies as TypedDicts), ``transport`` (helpers of the requests).
+It depends on ``requests`` only and imports nothing of the service. Modules: ``transport`` (the
+:class:`Requestor` through whose ``request`` every call passes, and its helpers), ``client`` (the
+:class:`Client`, which gives its Requestor to everything it hands out), ``game`` (a :class:`Game` as one
+seat sees it: view, moves, If-Match), ``people`` (a :class:`Player` and a :class:`Seek` of the lobby),
+``events`` (the resuming :class:`EventFeed`), ``errors`` (an exception class per error code), ``models``
+(the JSON bodies as TypedDicts). None calls another's private methods; ``client`` imports ``game`` and
+``people``, ``game`` imports ``events``, all of them ``transport`` — never back.
 """
 
 from ._version import __version__
@@ -101,6 +103,7 @@ from .models import (
     View,
 )
 from .people import Player, Seek
+from .transport import Requestor
 
 __all__ = [
     "Action",
@@ -161,6 +164,7 @@ __all__ = [
     "Rating",
     "RecentGame",
     "Rematch",
+    "Requestor",
     "RematchExists",
     "RematchOffered",
     "RulesInfo",

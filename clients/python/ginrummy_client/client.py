@@ -1,9 +1,10 @@
 """The client of the Gin Rummy service's ``/v1`` HTTP API.
 
-Every call goes through :meth:`Client._request`, which sends the seat token, JSON bodies and an
-Idempotency-Key on every POST, decodes the answer, turns an error answer into the :class:`ApiError`
-subclass of its code, waits out ``Retry-After`` on 429 and 503, and resends requests that are safe to
-resend after a network error.
+A :class:`Client` keeps the caller's token and one :class:`~ginrummy_client.transport.Requestor`, through
+which every request passes (its own, and those of the games, seeks and event feeds it hands out): the
+Requestor sends the token, JSON bodies and an Idempotency-Key on every POST, decodes the answer, turns an
+error answer into the :class:`ApiError` subclass of its code, waits out ``Retry-After`` on 429 and 503,
+and resends requests that are safe to resend after a network error.
 
 >>> client = Client("http://127.0.0.1:8000/", token="secret-token")
 >>> client.server, client.retries
@@ -19,16 +20,12 @@ ValueError: the server is a URL such as http://127.0.0.1:8000, not '127.0.0.1:80
 from __future__ import annotations
 
 import json
-import logging
-import time
 from collections.abc import Iterable, Mapping
-from typing import Any, cast
+from typing import Any, Generic, TypeVar, cast, overload
 from urllib.parse import quote
 
 import requests
 
-from ._version import __version__
-from .errors import ConnectionFailed, error_from_problem
 from .game import Game, game_path
 from .models import (
     Analysis,
@@ -43,22 +40,9 @@ from .models import (
     SeekInfo,
 )
 from .people import Player, Seek, seek_path
-from .transport import (
-    NETWORK_ERRORS,
-    Reply,
-    backoff,
-    decode,
-    describe,
-    encode,
-    new_key,
-    problem_of,
-    retry_after,
-)
+from .transport import Reply, Requestor
 
-log = logging.getLogger("ginrummy_client")
-
-USER_AGENT = f"ginrummy-client/{__version__}"
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+T = TypeVar("T")
 
 
 def parse_options(pairs: Iterable[str]) -> dict[str, Any]:
@@ -123,6 +107,26 @@ def given(**members: Any) -> dict[str, Any]:
     return {key: value for key, value in members.items() if value is not None}
 
 
+class _OnRequestor(Generic[T]):
+    """A setting of the :class:`Client` kept on its Requestor: setting it on the client (``gin`` switches
+    servers so) reaches every game, seek and feed of that client, which all send through the Requestor."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, client: None, owner: type) -> _OnRequestor[T]: ...
+    @overload
+    def __get__(self, client: Client, owner: type) -> T: ...
+    def __get__(self, client: Client | None, owner: type) -> T | _OnRequestor[T]:
+        if client is None:
+            return self
+        return cast(T, getattr(client.requestor, self.name))
+
+    def __set__(self, client: Client, value: T) -> None:
+        setattr(client.requestor, self.name, value)
+
+
 class Client:
     """A client of one Gin Rummy service.
 
@@ -135,8 +139,16 @@ class Client:
     a request is sent again after a network error (only when that is safe: GETs, and POSTs, which all carry
     an Idempotency-Key) or after a 429/503 whose ``Retry-After`` is at most ``max_retry_wait`` seconds.
     ``user_agent``: the application's product token (``gin-cli/0.1.0``), sent in ``User-Agent`` before
-    the SDK's own.
+    the SDK's own. These settings live on ``requestor``, the :class:`Requestor` that sends every request
+    of this client and of the games and seeks it hands out.
     """
+
+    server = _OnRequestor[str]()
+    session = _OnRequestor[requests.Session]()
+    timeout = _OnRequestor[float]()
+    retries = _OnRequestor[int]()
+    max_retry_wait = _OnRequestor[float]()
+    user_agent = _OnRequestor[str]()
 
     def __init__(
         self,
@@ -149,24 +161,24 @@ class Client:
         max_retry_wait: float = 30.0,
         user_agent: str | None = None,
     ) -> None:
-        if not server.startswith(("http://", "https://")):
-            raise ValueError(f"the server is a URL such as http://127.0.0.1:8000, not {server!r}")
-        self.server = server.rstrip("/")
-        self._own_session = session is None
-        self.session = session if session is not None else requests.Session()
+        self.requestor = Requestor(
+            server,
+            session=session,
+            timeout=timeout,
+            retries=retries,
+            max_retry_wait=max_retry_wait,
+            user_agent=user_agent,
+        )
         self.token = token
-        self.timeout = timeout
-        self.retries = retries
-        self.max_retry_wait = max_retry_wait
-        self.user_agent = f"{user_agent} {USER_AGENT}" if user_agent else USER_AGENT
+        # The Requestor's one method under the name scripts (and tests) send a raw request by.
+        self._request = self.requestor.request
 
     def __repr__(self) -> str:
         return f"Client({self.server!r}{', token=***' if self.token else ''})"
 
     def close(self) -> None:
         """Close the session, when the client made it."""
-        if self._own_session:
-            self.session.close()
+        self.requestor.close()
 
     def __enter__(self) -> Client:
         return self
@@ -174,104 +186,28 @@ class Client:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    # --- the one way out -----------------------------------------------------------------------------
-
-    def _request(
-        self,
-        method: str,
-        path: str,
-        *,
-        token: str | None = None,
-        json: Any = None,
-        params: Mapping[str, Any] | None = None,
-        headers: Mapping[str, str] | None = None,
-        timeout: float | tuple[float, float] | None = None,
-        stream: bool = False,
-        retries: int | None = None,
-        secrets: Iterable[str] = (),
-        idempotent: bool = True,
-    ) -> Reply:
-        """Send one logical request, resending it when that is safe and useful; see the class docstring.
-
-        A POST gets a fresh Idempotency-Key (unless ``headers`` has one), the SAME on each resend, so the
-        service applies it once and answers a resend of an applied request with the stored answer.
-        ``stream``: the answer's body is left unread in ``Reply.response`` (the caller closes it).
-        ``secrets``: texts to blank out of error messages besides the token. ``idempotent=False``: a POST
-        the service does not replay (seeks): no key, and never resent after a network error or a 503."""
-        sent = {"Accept": "application/json", "User-Agent": self.user_agent}
-        if token is not None:
-            sent["Authorization"] = f"Bearer {token}"
-        body = None
-        if json is not None:
-            body = encode(json)
-            sent["Content-Type"] = "application/json"
-        if method == "POST" and idempotent:
-            sent["Idempotency-Key"] = new_key()
-        sent.update(headers or {})
-        safe = method in SAFE_METHODS or "Idempotency-Key" in sent
-        hidden = [token or "", *secrets]
-        limit = self.retries if retries is None else retries
-        attempt = 0
-        while True:
-            try:
-                response = self.session.request(
-                    method,
-                    self.server + path,
-                    data=body,
-                    params=params,
-                    headers=sent,
-                    timeout=self.timeout if timeout is None else timeout,
-                    stream=stream,
-                )
-            except NETWORK_ERRORS as error:
-                reason = describe(error)
-                if not safe or attempt >= limit:
-                    raise ConnectionFailed(
-                        f"{method} {path}: cannot reach {self.server} ({reason})", reason=reason
-                    ) from error
-                delay = backoff(attempt, self.max_retry_wait)
-                log.info("%s %s: %s; resending in %.1f s", method, path, reason, delay)
-            else:
-                status = response.status_code
-                if status < 400:
-                    if response.headers.get("Idempotent-Replayed") == "true":
-                        log.info("%s %s: the service replayed its stored answer", method, path)
-                    return Reply(status, None if stream else decode(response), response.headers, response)
-                wait = retry_after(response.headers.get("Retry-After"))
-                refusal = error_from_problem(status, problem_of(response, hidden), retry_after=wait)
-                response.close()
-                # A 429 was refused before anything was done; a 503 may have met a half-done change,
-                # which only an Idempotency-Key makes safe to send again.
-                resend = status == 429 or (status == 503 and safe)
-                if not resend or wait is None or wait > self.max_retry_wait or attempt >= limit:
-                    raise refusal
-                delay = wait
-                log.info("%s %s: %s; resending in %.1f s", method, path, refusal.code, delay)
-            attempt += 1
-            time.sleep(delay)
-
     # --- stateless -----------------------------------------------------------------------------------
 
     def rules(self) -> RulesInfo:
         """The rule presets and every option, with its default and meaning."""
-        return cast(RulesInfo, self._request("GET", "/v1/rules").data)
+        return cast(RulesInfo, self.requestor.request("GET", "/v1/rules").data)
 
     def bots(self) -> BotsInfo:
         """The computer opponents one can play, and the default one."""
-        return cast(BotsInfo, self._request("GET", "/v1/bots").data)
+        return cast(BotsInfo, self.requestor.request("GET", "/v1/bots").data)
 
     def analyze(self, cards: Iterable[str | int], knock_limit: int = 10) -> Analysis:
         """Melds, deadwood, whether 10 or 11 cards can knock or go gin, and the best discards."""
         body = {"cards": list(cards), "knock_limit": knock_limit}
-        return cast(Analysis, self._request("POST", "/v1/analyze", json=body).data)
+        return cast(Analysis, self.requestor.request("POST", "/v1/analyze", json=body).data)
 
     def health(self) -> Health:
         """``{"status": "ok"}`` when the service's process is up (it does not ask Redis)."""
-        return cast(Health, self._request("GET", "/healthz", retries=0).data)
+        return cast(Health, self.requestor.request("GET", "/healthz", retries=0).data)
 
     def ready(self) -> Health:
         """``{"status": "ready"}`` when the service can serve; :class:`ServiceUnavailable` otherwise."""
-        return cast(Health, self._request("GET", "/readyz", retries=0).data)
+        return cast(Health, self.requestor.request("GET", "/readyz", retries=0).data)
 
     # --- games ---------------------------------------------------------------------------------------
 
@@ -305,7 +241,7 @@ class Client:
             **given(name=name, seed=seed, rated=rated or None, private=private or None),
             **given(clock=clock_body(clock)),
         }
-        return self._seated(self._request("POST", "/v1/games", token=self.token, json=body))
+        return self._seated(self.requestor.request("POST", "/v1/games", token=self.token, json=body))
 
     def join_game(self, game_id: str, invitation: str | None = None, *, name: str | None = None) -> Game:
         """Take seat 1 of a game with its invitation: ``join_game(game_id, invitation)``, or
@@ -314,7 +250,7 @@ class Client:
         if invitation is None:
             game_id, invitation = parse_invitation(game_id)
         body = {"invitation": invitation, **given(name=name)}
-        reply = self._request(
+        reply = self.requestor.request(
             "POST", game_path(game_id, "join"), token=self.token, json=body, secrets=[invitation]
         )
         return self._seated(reply)
@@ -330,7 +266,7 @@ class Client:
     def live_games(self, limit: int = 50) -> LiveGames:
         """The public games in play, newest first (read one with :meth:`game` and no token: a spectator)."""
         params = {"status": "live", "limit": limit}
-        return cast(LiveGames, self._request("GET", "/v1/games", params=params).data)
+        return cast(LiveGames, self.requestor.request("GET", "/v1/games", params=params).data)
 
     # --- players -------------------------------------------------------------------------------------
 
@@ -338,25 +274,25 @@ class Client:
         """A new player: ``name`` is unique ignoring case (:class:`NameTaken`; names starting with ``bot-``
         are the bots', :class:`NameReserved`). Its token is shown this once: keep it, and give it to a
         client (``Client(server, token=player.token)``) to play as that player."""
-        reply = self._request("POST", "/v1/players", json={"name": name})
+        reply = self.requestor.request("POST", "/v1/players", json={"name": name})
         data = cast(dict[str, str], reply.data)
         return Player(data["name"], data["token"])
 
     def player(self, name: str) -> Profile:
         """A player's public profile: games played, won and lost, statistics, ratings with their rank,
         and recent games (:class:`PlayerNotFound` when there is no such player)."""
-        return cast(Profile, self._request("GET", "/v1/players/" + quote(name, safe="")).data)
+        return cast(Profile, self.requestor.request("GET", "/v1/players/" + quote(name, safe="")).data)
 
     def leaderboard(self, family: str = "standard", limit: int = 50) -> Leaderboard:
         """The best rated players of a rules ``family`` (a preset's name), best first."""
         params = {"family": family, "limit": limit}
-        return cast(Leaderboard, self._request("GET", "/v1/leaderboard", params=params).data)
+        return cast(Leaderboard, self.requestor.request("GET", "/v1/leaderboard", params=params).data)
 
     # --- the lobby -----------------------------------------------------------------------------------
 
     def lobby(self) -> Lobby:
         """The open seeks, oldest first; take one with :meth:`accept_seek`."""
-        return cast(Lobby, self._request("GET", "/v1/lobby").data)
+        return cast(Lobby, self.requestor.request("GET", "/v1/lobby").data)
 
     def seek(
         self,
@@ -381,7 +317,7 @@ class Client:
             **given(clock=clock_body(clock), min_rating=min_rating, max_rating=max_rating),
         }
         # Not resent after a lost answer: a seek is no replayed request (a second one could pair again).
-        reply = self._request("POST", "/v1/seeks", token=self.token, json=body, idempotent=False)
+        reply = self.requestor.request("POST", "/v1/seeks", token=self.token, json=body, idempotent=False)
         if reply.status == 201:
             return self._seated(reply)
         waiting = cast(dict[str, Any], reply.data)
@@ -391,7 +327,9 @@ class Client:
         """Take a seek of the lobby (the client's token must be a player's): the game starts, the caller
         is seat 1. :class:`SeekTaken` when someone else was first, :class:`SeekIncompatible` when it is
         not open to this player."""
-        reply = self._request("POST", seek_path(seek_id, "accept"), token=self.token, idempotent=False)
+        reply = self.requestor.request(
+            "POST", seek_path(seek_id, "accept"), token=self.token, idempotent=False
+        )
         return self._seated(reply)
 
     def _seated(self, reply: Reply) -> Game:

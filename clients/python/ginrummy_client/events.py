@@ -1,10 +1,11 @@
 """Following a game's events: an iterator that survives dropped connections and ended streams.
 
-The service numbers events by cursor ``"<version>-<i>"`` (each committed version's events from 1) and
-answers ``GET …/events?after=<cursor>`` with what came after it, so a reader that remembers the last id
-it delivered can reconnect at any time without losing or repeating an event. Streams (NDJSON) start
-with a keep-alive line, send one when quiet, and end after their ``wait`` seconds; should the service's
-store fail, a stream's last line is ``{"type": "error", "code": "store_unavailable", "retry_after": 1}``.
+Each event has an ``id``, and ``GET …/events?after=<id>`` answers with what came after it, so a reader
+that remembers the last id it delivered can reconnect at any time without losing or repeating an event.
+The SDK treats ids as opaque: it resumes from the last id the service gave it, and tells events apart by
+their ids (a set), never by comparing them. Streams (NDJSON) start with a keep-alive line, send one when
+quiet, and end after their ``wait`` seconds; should the service's store fail, a stream's last line is
+``{"type": "error", "code": "store_unavailable", "retry_after": 1}``.
 """
 
 from __future__ import annotations
@@ -14,16 +15,13 @@ import json
 import socket
 import threading
 from collections.abc import Callable, Generator, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import requests
 
 from .errors import ConnectionFailed, error_from_problem
-from .models import Event, Problem
-from .transport import NETWORK_ERRORS, backoff, describe
-
-if TYPE_CHECKING:
-    from .game import Game
+from .models import Event, EventsPage, Problem
+from .transport import NETWORK_ERRORS, Requestor, backoff, describe
 
 NDJSON = "application/x-ndjson"
 QUIET_ALLOWANCE = 30.0
@@ -31,24 +29,32 @@ QUIET_ALLOWANCE = 30.0
 and replaced (the service sends a keep-alive every ``GIN_STREAM_KEEPALIVE`` seconds, 15 by default)."""
 
 
-def cursor_key(cursor: str) -> tuple[int, int]:
-    """A cursor as a sortable pair.
+def read_page(
+    requestor: Requestor, path: str, token: str | None, after: str | None, *, wait: float = 0.0
+) -> EventsPage:
+    """One JSON page of the events at ``path`` after the id ``after`` (None: from the oldest kept), the
+    service holding the request up to ``wait`` seconds for the next event when there is none."""
+    params = {"after": after, "wait": wait}
+    reply = requestor.request("GET", path, token=token, params=params, timeout=wait + requestor.timeout)
+    return cast(EventsPage, reply.data)
 
-    >>> cursor_key("12-3") < cursor_key("12-10") < cursor_key("13-1")
-    True
+
+def _follows(after: str, event_id: str) -> bool:
+    """Whether ``event_id`` comes right after ``after`` (else events were trimmed between them), as far as
+    the ids tell: True when they are not of the service's form ``"<version>-<i>"``.
+
+    The one place the SDK reads an id, and only for :attr:`EventFeed.truncated` on a stream: a JSON page
+    says ``truncated`` itself, an NDJSON stream does not.
+
+    >>> _follows("12-3", "12-4"), _follows("12-3", "13-1"), _follows("12-3", "14-1"), _follows("a", "b")
+    (True, True, False, True)
     """
-    version, _, index = cursor.partition("-")
-    return int(version), int(index)
-
-
-def follows(after: str, cursor: str) -> bool:
-    """Whether ``cursor`` is the very next event after ``after`` (else events were trimmed between them).
-
-    >>> follows("12-3", "12-4"), follows("12-3", "13-1"), follows("12-3", "14-1")
-    (True, True, False)
-    """
-    version, index = cursor_key(after)
-    return cursor_key(cursor) in ((version, index + 1), (version + 1, 1))
+    try:
+        version, index = (int(part) for part in after.split("-"))
+        next_version, next_index = (int(part) for part in event_id.split("-"))
+    except ValueError:
+        return True
+    return (next_version, next_index) in ((version, index + 1), (version + 1, 1))
 
 
 def _interrupt(response: requests.Response) -> None:
@@ -75,24 +81,35 @@ class EventFeed(Iterator[Event]):
     ``truncated`` turns true when events between two delivered ones (or between ``after`` and the first)
     were trimmed away by the service, which keeps only the last few: re-read the view then
     (:meth:`Game.refresh`; its ``history`` has the live hand's moves). :meth:`close` ends the
-    iteration, from any thread; a ``with`` block closes it too."""
+    iteration, from any thread; a ``with`` block closes it too.
+
+    It reads ``path`` (a game's events) with ``token`` through ``requestor``, and tells ``received`` of
+    each event it delivers, with the id of the one it delivered before (how a :class:`Game` keeps its
+    ``cursor``)."""
 
     def __init__(
         self,
-        game: Game,
-        after: str | None,
+        requestor: Requestor,
+        path: str,
         *,
+        token: str | None,
+        after: str | None,
         wait: float,
         stream: bool,
-        until: Callable[[Event], bool] | None,
+        until: Callable[[Event], bool] | None = None,
+        received: Callable[[list[Event], str | None], None] | None = None,
     ) -> None:
         if wait <= 0:
             raise ValueError("wait must be positive: the seconds each stream or long poll stays open")
-        self.game = game
         self.cursor = after
         self.truncated = False
         self.wait = wait
         self.until = until
+        self._requestor = requestor
+        self._path = path
+        self._token = token
+        self._received = received
+        self._delivered: set[str] = set()
         self._closed = threading.Event()
         self._response: requests.Response | None = None
         self._events: Generator[Event, None, None] = self._stream() if stream else self._poll()
@@ -120,41 +137,45 @@ class EventFeed(Iterator[Event]):
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def _deliver(self, events: Iterable[Event]) -> Iterator[Event]:
-        """The events not delivered yet, in order; notes the cursor and any gap. Stops after ``until``."""
+    def _deliver(self, events: Iterable[Event], *, gaps: bool = False) -> Iterator[Event]:
+        """The events not delivered yet, in order; notes the cursor (and with ``gaps``, any gap before an
+        event). Stops after ``until``."""
         for event in events:
             if self._closed.is_set():
                 return
-            if self.cursor is not None:
-                if cursor_key(event["id"]) <= cursor_key(self.cursor):
-                    continue  # already delivered (a resent page): exactly once
-                if not follows(self.cursor, event["id"]):
-                    self.truncated = True
-            self.cursor = event["id"]
-            self.game._received([event])
+            if event["id"] in self._delivered:
+                continue  # already delivered (a resent page): exactly once
+            if gaps and self.cursor is not None and not _follows(self.cursor, event["id"]):
+                self.truncated = True
+            previous, self.cursor = self.cursor, event["id"]
+            self._delivered.add(event["id"])
+            if self._received is not None:
+                self._received([event], previous)
             yield event
             if self.until is not None and self.until(event):
                 self._closed.set()
                 return
 
     def _poll(self) -> Generator[Event, None, None]:
+        after = self.cursor
         while not self._closed.is_set():
-            page = self.game.events_page(self.cursor, wait=self.wait)
+            page = read_page(self._requestor, self._path, self._token, after, wait=self.wait)
             if page["truncated"]:
                 self.truncated = True
             yield from self._deliver(page["events"])
+            after = page["cursor"] or after  # where the service says to go on from
 
     def _stream(self) -> Generator[Event, None, None]:
-        client = self.game.client
+        requestor = self._requestor
         failures = 0  # connections in a row that broke (or ended in an error line) without an event
         while not self._closed.is_set():
-            reply = client._request(
+            reply = requestor.request(
                 "GET",
-                self.game._path("events"),
-                token=self.game.token,
+                self._path,
+                token=self._token,
                 params={"after": self.cursor, "wait": self.wait},
                 headers={"Accept": NDJSON},
-                timeout=(client.timeout, client.timeout + QUIET_ALLOWANCE),
+                timeout=(requestor.timeout, requestor.timeout + QUIET_ALLOWANCE),
                 stream=True,
             )
             self._response = reply.response
@@ -172,7 +193,8 @@ class EventFeed(Iterator[Event]):
                         delay = self._error_line(cast(Problem, item), failures)
                         break
                     delivered = self.cursor
-                    yield from self._deliver([cast(Event, item)])
+                    # A stream, unlike a page, does not say when events were trimmed before this one.
+                    yield from self._deliver([cast(Event, item)], gaps=True)
                     if self._closed.is_set():
                         return
                     if self.cursor != delivered:
@@ -183,12 +205,12 @@ class EventFeed(Iterator[Event]):
                 if self._closed.is_set():
                     return
                 failures += 1
-                if failures > client.retries:
+                if failures > requestor.retries:
                     reason = describe(error)
                     raise ConnectionFailed(
                         f"the event stream keeps breaking ({reason})", reason=reason
                     ) from error
-                delay = backoff(failures - 1, client.max_retry_wait)
+                delay = backoff(failures - 1, requestor.max_retry_wait)
             finally:
                 reply.response.close()
                 self._response = None
@@ -207,10 +229,10 @@ class EventFeed(Iterator[Event]):
 
     def _error_line(self, problem: Problem, failures: int) -> float:
         """An error line ending a stream: seconds to wait before reconnecting, or raise it."""
-        client = self.game.client
+        requestor = self._requestor
         wait = problem.get("retry_after")
         status = problem.get("status") or (503 if wait is not None else 500)
         error = error_from_problem(status, problem, retry_after=wait)
-        if wait is None or wait > client.max_retry_wait or failures > client.retries:
+        if wait is None or wait > requestor.max_retry_wait or failures > requestor.retries:
             raise error
         return float(wait)

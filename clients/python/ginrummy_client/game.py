@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import quote
 
 from .errors import StaleVersion
-from .events import EventFeed, cursor_key
+from .events import EventFeed, read_page
 from .models import Action, Event, EventsPage, HandRecord, Hint, Layoff, MoveResult, View
 
 if TYPE_CHECKING:
@@ -102,8 +102,9 @@ class Game:
     Made by :meth:`Client.create_game`, :meth:`Client.join_game` and :meth:`Client.game`. ``view`` is the
     last view seen (empty until one is read) and ``version`` its version; ``invitation`` is set for the
     creator of a game against a human; ``cursor`` is the id of the newest event this object has received
-    (moves, pages, feeds); ``last_events`` are the events of its last change (create, join, move).
-    ``refresh_on_stale``: the default of :meth:`act`'s argument of that name."""
+    (moves, pages, feeds: pass it as ``after`` to read what came since); ``last_events`` are the events of
+    its last change (create, join, move). ``refresh_on_stale``: the default of :meth:`act`'s argument of
+    that name. Its requests go through its client's :attr:`Client.requestor`."""
 
     def __init__(
         self,
@@ -124,6 +125,7 @@ class Game:
         self.invitation = invitation
         self.view: View = view if view is not None else {}
         self.cursor: str | None = None
+        self._seen: set[str] = set()  # the ids of every event received, to know a replay by
         self.last_events: list[Event] = list(events)
         self.refresh_on_stale = refresh_on_stale
         self._received(self.last_events)
@@ -175,11 +177,18 @@ class Game:
     def _path(self, *rest: str) -> str:
         return game_path(self.game_id, *rest)
 
-    def _received(self, events: list[Event]) -> None:
-        """Note events received by any means: they move :attr:`cursor` forward (never back)."""
+    def _received(self, events: Iterable[Event], after: str | None = None) -> None:
+        """Note events received by any means — a change's answer, a page, a feed — each lot in its order,
+        following the event ``after`` (None: unknown). Event ids are opaque: they are told apart, never
+        compared. So :attr:`cursor` moves to an event not received before, and to a known one only from
+        the event before it in the same lot: a page or feed replaying events already seen in the answers
+        to moves carries the cursor along to where it was, never leaves it behind."""
+        previous = after
         for event in events:
-            if self.cursor is None or cursor_key(event["id"]) > cursor_key(self.cursor):
+            if event["id"] not in self._seen or self.cursor == previous:
                 self.cursor = event["id"]
+            self._seen.add(event["id"])
+            previous = event["id"]
 
     def refresh(self) -> View:
         """Read the seat's full view again (with ``history`` and ``stats``) and keep it as :attr:`view`.
@@ -187,7 +196,7 @@ class Game:
         headers = {}
         if "history" in self.view and self.version is not None:
             headers["If-None-Match"] = f'"{self.version}"'
-        reply = self.client._request("GET", self._path(), token=self.token, headers=headers)
+        reply = self.client.requestor.request("GET", self._path(), token=self.token, headers=headers)
         if reply.status != 304:
             self.view = cast(View, reply.data)
         return self.view
@@ -316,8 +325,9 @@ class Game:
             left = wait if deadline is None else min(wait, deadline - time.monotonic())
             if left <= 0:
                 return None
-            # Anything after the view just read: an event's cursor is "<version>-<n>".
-            self.events_page(f"{self.version}-999999", wait=left)
+            # Anything after the newest event received; when that is older than the view just read, the
+            # page comes at once and the next round waits from there.
+            self.events_page(self.cursor, wait=left)
 
     def _change(
         self,
@@ -333,7 +343,7 @@ class Game:
                 self.refresh()
             headers["If-Match"] = f'"{self.version}"'
         try:
-            reply = self.client._request(
+            reply = self.client.requestor.request(
                 "POST", self._path(what), token=self.token, json=body, headers=headers
             )
         except StaleVersion:
@@ -350,24 +360,21 @@ class Game:
 
     def hint(self) -> Hint:
         """The service's advice for this seat's move: an action of :attr:`legal_actions`, and why."""
-        return cast(Hint, self.client._request("GET", self._path("hint"), token=self.token).data)
+        reply = self.client.requestor.request("GET", self._path("hint"), token=self.token)
+        return cast(Hint, reply.data)
 
     def hand(self, number: int) -> HandRecord:
         """Finished hand ``number`` revealed: the deal, the deck and its shuffle proof, every action and
         the scoring (only the last few hands are kept: :class:`NotFound` for older ones)."""
-        reply = self.client._request("GET", self._path("hands", str(number)), token=self.token)
+        reply = self.client.requestor.request("GET", self._path("hands", str(number)), token=self.token)
         return cast(HandRecord, reply.data)
 
     def events_page(self, after: str | None = None, *, wait: float = 0.0) -> EventsPage:
         """One JSON page of the events this seat may see after the cursor ``after`` (None: from the oldest
         kept); with ``wait`` and nothing new, the service holds the request up to ``wait`` seconds for
         the next event. ``truncated``: events between ``after`` and the page were trimmed away."""
-        params = {"after": after, "wait": wait}
-        reply = self.client._request(
-            "GET", self._path("events"), token=self.token, params=params, timeout=wait + self.client.timeout
-        )
-        page = cast(EventsPage, reply.data)
-        self._received(page["events"])
+        page = read_page(self.client.requestor, self._path("events"), self.token, after, wait=wait)
+        self._received(page["events"], after)
         return page
 
     def events(
@@ -387,4 +394,13 @@ class Game:
         comes exactly once and in order. It ends when ``until(event)`` is true for an event just
         delivered, when the caller stops iterating (``break``), or on :meth:`EventFeed.close` (also
         from another thread). See :class:`EventFeed` for ``truncated``."""
-        return EventFeed(self, after, wait=wait, stream=stream, until=until)
+        return EventFeed(
+            self.client.requestor,
+            self._path("events"),
+            token=self.token,
+            after=after,
+            wait=wait,
+            stream=stream,
+            until=until,
+            received=self._received,
+        )

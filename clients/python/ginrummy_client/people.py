@@ -48,7 +48,7 @@ class Seek:
     """A seek of the caller, waiting in the lobby (made by :meth:`Client.seek` when no compatible seek
     was open). ``token`` is the seek's secret: it reads and cancels the seek, and becomes the owner's
     SEAT token in the game once someone takes it. ``info`` is the seek as last read; ``status`` is
-    open, matched or cancelled."""
+    open, matched or cancelled. Its requests go through its client's :attr:`Client.requestor`."""
 
     def __init__(self, client: Client, info: SeekInfo, token: str) -> None:
         self.client = client
@@ -69,7 +69,7 @@ class Seek:
     def refresh(self, wait: float = 0.0) -> SeekInfo:
         """Read the seek again; with ``wait``, the service holds the request up to that many seconds
         (at most ``GIN_MAX_WAIT``) for it to be matched."""
-        reply = self.client._request(
+        reply = self.client.requestor.request(
             "GET",
             seek_path(self.id),
             token=self.token,
@@ -104,6 +104,6 @@ class Seek:
     def cancel(self) -> SeekInfo:
         """Withdraw the seek. :class:`SeekTaken` when an opponent took it first: the game has started,
         :meth:`game` gives it."""
-        reply = self.client._request("DELETE", seek_path(self.id), token=self.token)
+        reply = self.client.requestor.request("DELETE", seek_path(self.id), token=self.token)
         self.info = {**self.info, **cast(SeekInfo, reply.data)}
         return self.info

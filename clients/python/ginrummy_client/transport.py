@@ -1,10 +1,25 @@
-"""What :meth:`Client._request <ginrummy_client.Client._request>` needs besides ``requests``: the reply it
-returns, and small pure helpers (reading ``Retry-After``, decoding bodies, keeping secrets out of
-messages, pacing retries)."""
+"""The one way out to the service: the :class:`Requestor` through which every request of the SDK passes,
+the :class:`Reply` it returns, and its small pure helpers (reading ``Retry-After``, decoding bodies,
+keeping secrets out of messages, pacing retries).
+
+A :class:`~ginrummy_client.Client` makes one Requestor and gives it to every resource it hands out — each
+:class:`~ginrummy_client.Game`, :class:`~ginrummy_client.Seek` and event feed — as berserk's clients share
+one ``Requestor`` (lichess-org/berserk): nothing else sends a request, so the headers, the retries and the
+typed errors are the same everywhere.
+
+>>> requestor = Requestor("http://127.0.0.1:8000/")
+>>> requestor.server, requestor.retries, requestor.user_agent.startswith("ginrummy-client/")
+('http://127.0.0.1:8000', 3, True)
+>>> Requestor("127.0.0.1:8000")
+Traceback (most recent call last):
+...
+ValueError: the server is a URL such as http://127.0.0.1:8000, not '127.0.0.1:8000'
+"""
 
 from __future__ import annotations
 
 import json
+import logging
 import time
 import uuid
 from collections.abc import Iterable, Mapping
@@ -14,8 +29,14 @@ from typing import Any, cast
 
 import requests
 
+from ._version import __version__
+from .errors import ConnectionFailed, error_from_problem
 from .models import Problem
 
+log = logging.getLogger("ginrummy_client")
+
+USER_AGENT = f"ginrummy-client/{__version__}"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 NETWORK_ERRORS = (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError)
 """What a broken or silent connection raises: the request may or may not have reached the service."""
 
@@ -29,6 +50,120 @@ class Reply:
     data: Any
     headers: Mapping[str, str]
     response: requests.Response
+
+
+class Requestor:
+    """Sends the SDK's requests to one service: ``server`` (its base URL) through ``session`` (default: a
+    new ``requests.Session``, closed by :meth:`close`), each answer awaited ``timeout`` seconds, resent up
+    to ``retries`` times when that is safe, never after a ``Retry-After`` longer than ``max_retry_wait``
+    seconds; ``user_agent`` is the application's product token, sent before the SDK's own. The
+    :class:`~ginrummy_client.Client`'s settings of the same names are these."""
+
+    def __init__(
+        self,
+        server: str,
+        *,
+        session: requests.Session | None = None,
+        timeout: float = 10.0,
+        retries: int = 3,
+        max_retry_wait: float = 30.0,
+        user_agent: str | None = None,
+    ) -> None:
+        if not server.startswith(("http://", "https://")):
+            raise ValueError(f"the server is a URL such as http://127.0.0.1:8000, not {server!r}")
+        self.server = server.rstrip("/")
+        self._own_session = session is None
+        self.session = session if session is not None else requests.Session()
+        self.timeout = timeout
+        self.retries = retries
+        self.max_retry_wait = max_retry_wait
+        self.user_agent = f"{user_agent} {USER_AGENT}" if user_agent else USER_AGENT
+
+    def __repr__(self) -> str:
+        return f"Requestor({self.server!r})"
+
+    def close(self) -> None:
+        """Close the session, when the requestor made it."""
+        if self._own_session:
+            self.session.close()
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        token: str | None = None,
+        json: Any = None,
+        params: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+        timeout: float | tuple[float, float] | None = None,
+        stream: bool = False,
+        retries: int | None = None,
+        secrets: Iterable[str] = (),
+        idempotent: bool = True,
+    ) -> Reply:
+        """Send one logical request, resending it when that is safe and useful.
+
+        It sends ``token`` as the bearer credential and ``json`` as the body, decodes the answer, turns
+        an error answer into the :class:`~ginrummy_client.ApiError` subclass of its code, waits out
+        ``Retry-After`` on 429 and 503, and resends requests that are safe to resend after a network
+        error (:class:`~ginrummy_client.ConnectionFailed` once ``retries`` are spent). A POST gets a
+        fresh Idempotency-Key (unless ``headers`` has one), the SAME on each resend, so the service
+        applies it once and answers a resend of an applied request with the stored answer. ``stream``:
+        the answer's body is left unread in ``Reply.response`` (the caller closes it). ``secrets``: texts
+        to blank out of error messages besides the token. ``idempotent=False``: a POST the service does
+        not replay (seeks): no key, and never resent after a network error or a 503."""
+        sent = {"Accept": "application/json", "User-Agent": self.user_agent}
+        if token is not None:
+            sent["Authorization"] = f"Bearer {token}"
+        body = None
+        if json is not None:
+            body = encode(json)
+            sent["Content-Type"] = "application/json"
+        if method == "POST" and idempotent:
+            sent["Idempotency-Key"] = new_key()
+        sent.update(headers or {})
+        safe = method in SAFE_METHODS or "Idempotency-Key" in sent
+        hidden = [token or "", *secrets]
+        limit = self.retries if retries is None else retries
+        attempt = 0
+        while True:
+            try:
+                response = self.session.request(
+                    method,
+                    self.server + path,
+                    data=body,
+                    params=params,
+                    headers=sent,
+                    timeout=self.timeout if timeout is None else timeout,
+                    stream=stream,
+                )
+            except NETWORK_ERRORS as error:
+                reason = describe(error)
+                if not safe or attempt >= limit:
+                    raise ConnectionFailed(
+                        f"{method} {path}: cannot reach {self.server} ({reason})", reason=reason
+                    ) from error
+                delay = backoff(attempt, self.max_retry_wait)
+                log.info("%s %s: %s; resending in %.1f s", method, path, reason, delay)
+            else:
+                status = response.status_code
+                if status < 400:
+                    if response.headers.get("Idempotent-Replayed") == "true":
+                        log.info("%s %s: the service replayed its stored answer", method, path)
+                    return Reply(status, None if stream else decode(response), response.headers, response)
+                wait = retry_after(response.headers.get("Retry-After"))
+                refusal = error_from_problem(status, problem_of(response, hidden), retry_after=wait)
+                response.close()
+                # A 429 was refused before anything was done; a 503 may have met a half-done change,
+                # which only an Idempotency-Key makes safe to send again.
+                resend = status == 429 or (status == 503 and safe)
+                if not resend or wait is None or wait > self.max_retry_wait or attempt >= limit:
+                    raise refusal
+                delay = wait
+                log.info("%s %s: %s; resending in %.1f s", method, path, refusal.code, delay)
+            attempt += 1
+            time.sleep(delay)
 
 
 def new_key() -> str:

@@ -1,6 +1,8 @@
-"""The only code that talks to Redis: the game, player and lobby stores and the Redis client factory."""
+"""The only code that talks to Redis: the game, player and lobby stores, the Redis client factory, and the
+embedded redis-server of local runs."""
 
-from .connection import EmbeddedRedis, make_client, rate_limit_storage
+from .connection import make_client, rate_limit_storage
+from .embedded import EmbeddedRedis
 from .games import (
     GameExists,
     GameMissing,
