@@ -139,3 +139,22 @@ def test_play_hand_helper_still_plays_between_people(table: Table) -> None:
     """The story helper the other tests use works without the per-discard numbers."""
     last = play_hand(table.human_game())
     assert last["result"] is not None
+
+
+def test_a_rematch_in_seed_mode_deals_other_hands(table: Table, client: FlaskClient) -> None:
+    """With the match's own seed a rematch replayed the very same deals (the expert's figures against
+    an outside bot looked like one match played over and over)."""
+    me = table.bot_game(seed=11)
+    first = me.view()
+    assert me.post("/resign", None, version=first["version"]).status_code == 200
+    accepted = me.post("/rematch", None)
+    assert accepted.status_code == 200, accepted.get_json()
+    rematch = Seat(client, accepted.get_json()["events"][0]["game_id"], me.seat, me.token).view()
+    # The same deck with the dealer switched would give me the bot's first hand: none of my own cards.
+    assert set(rematch["hand"]["cards"]) & set(first["hand"]["cards"])
+
+
+def test_a_bot_named_by_its_name_is_that_bot(client: FlaskClient) -> None:
+    created = client.post("/v1/games", json={"opponent": {"type": "bot", "name": "expert"}})
+    assert created.status_code == 201
+    assert created.get_json()["view"]["players"][1]["bot"] == "expert"

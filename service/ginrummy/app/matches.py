@@ -5,6 +5,7 @@ it is to act, counted against the bounds on games in play and committed at versi
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from typing import Any
 
 import orjson
@@ -37,6 +38,18 @@ def rated_family(rules_in: dict[str, Any]) -> str:
 def bot_player(bot: str) -> str:
     """The player name of a house bot in rated games (``bot-`` names are reserved for them)."""
     return f"bot-{bot}"
+
+
+def rematch_seed(seed: int | None) -> int | None:
+    """A rematch's test seed: derived from the match's, so that it is reproducible and yet deals other
+    hands (with the same seed the rematch replayed the same deals, the first dealer switched).
+
+    >>> rematch_seed(7) != 7, rematch_seed(7) == rematch_seed(7), rematch_seed(None)
+    (True, True, None)
+    """
+    if seed is None:
+        return None
+    return int.from_bytes(hashlib.sha256(f"{seed}:rematch".encode()).digest()[:7], "big")
 
 
 def _join_conflict(current: int) -> ServiceError:
@@ -92,7 +105,9 @@ class Matches:
             other = Seat.human(None)
             invitation_digest = security.digest(head["invitation"])
         else:
-            bot = opponent.get("bot") or DEFAULT_BOT
+            # {"type": "bot", "name": "expert"} means the expert, not the default bot shown as "expert".
+            named = opponent.get("name") if opponent.get("name") in bots.BOTS else None
+            bot = opponent.get("bot") or named or DEFAULT_BOT
             if bot not in bots.BOTS:
                 names = list(bots.BOTS)
                 raise ServiceError(
@@ -216,7 +231,7 @@ class Matches:
             bot_salt=fairness.new_salt(),
             rating_family=meta.rating_family,
             private=meta.private,
-            test_seed=meta.test_seed,
+            test_seed=rematch_seed(meta.test_seed),
             clock=clocks.restarted(meta.clock) if meta.clock else None,
         )
         head = {"seat": seat}
