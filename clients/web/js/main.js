@@ -6,12 +6,13 @@
 //   ?server=http://host:port                 talk to that service (remembered), e.g. from a static host
 // The start page's player, lobby and quick match are in lobby.js.
 
-import { Api, ApiError } from "./api.js";
+import { Api, ApiError, NetworkError } from "./api.js";
 import { cardInline } from "./cards.js";
-import { clear, h } from "./dom.js";
+import { add, clear, h } from "./dom.js";
 import { GameController } from "./game.js";
 import { CLOCK_CHOICES, peoplePanels } from "./lobby.js";
 import * as storage from "./storage.js";
+import { networkText, problemText } from "./words.js";
 
 const app = document.getElementById("app");
 const alertBox = document.getElementById("alert");
@@ -67,19 +68,24 @@ const server = chooseServer();
 const api = new Api(server);
 
 // --- messages ------------------------------------------------------------------------------------------------
-function showError(text, ...extra) {
-  alertBox.textContent = "";
-  alertBox.append(
+// The alert sits above the page (in its flow: it pushes the page down rather than covering the score bar);
+// notices are short-lived and float at the bottom. An alert of `kind` "network" (the service could not be
+// reached) goes by itself once a request succeeds: clearError("network").
+function showError(text, { actions = null, kind = "error" } = {}) {
+  add(clear(alertBox),
     h("span", { class: "text", id: "alert-text" }, text),
-    ...extra,
-    h("button", { type: "button", class: "close", "aria-label": "Dismiss", onclick: clearError }, "×"),
-  );
+    actions,
+    h("button", { type: "button", class: "close", "aria-label": "Dismiss", onclick: () => clearError() }, "×"));
+  alertBox.dataset.kind = kind;
   alertBox.hidden = false;
 }
 
-function clearError() {
+/** Hide the alert (only if it is of `kind`, when one is given). */
+function clearError(kind) {
+  if (kind && alertBox.dataset.kind !== kind) return;
   alertBox.hidden = true;
-  alertBox.textContent = "";
+  delete alertBox.dataset.kind;
+  clear(alertBox);
 }
 
 function notice(text) {
@@ -99,10 +105,7 @@ function announce(text) {
   while (announceBox.childElementCount > 6) announceBox.firstElementChild.remove();
 }
 
-function explain(err) {
-  if (err instanceof ApiError) return `${err.detail} (${err.code})`;
-  return err && err.message ? err.message : String(err);
-}
+const explain = problemText;
 
 function inviteLink(entry) {
   const url = new URL(location.href);
@@ -377,7 +380,8 @@ async function showLobby() {
     const back = server !== own && location.protocol.startsWith("http")
       ? h("button", { type: "button", class: "btn", "data-action": "own-server", onclick: () => { storage.forgetServer(); switchServer(own); } }, `Use ${own}`)
       : null;
-    showError(`The service at ${server} does not answer: ${explain(err)}`, back ? h("span", { class: "alert-actions" }, back) : null);
+    const why = err instanceof NetworkError ? networkText(err) : `The service at ${server} does not answer: ${explain(err)}`;
+    showError(why, { actions: back ? h("span", { class: "alert-actions" }, back) : null });
   }
   if (serverRefused) {
     showError(`"?server=${serverRefused}" is not a service URL (it must start with http:// or https://): using ${server}.`);

@@ -4,7 +4,7 @@
 // the match and its rematch. Everything drawn comes from the service's answers.
 
 import { CARD_KEYS, cardBack, cardFace, cardInline, cardName, cardText } from "./cards.js";
-import { clear, h } from "./dom.js";
+import { add, clear, h } from "./dom.js";
 import { clockWords } from "./lobby.js";
 
 const END_TEXT = {
@@ -49,6 +49,17 @@ const STAT_LABELS = [
 /** Text with cards: parts are strings, and card codes ("7H") become coloured inline cards. */
 function withCards(parts) {
   return parts.map((p) => (typeof p === "string" && /^[A2-9TJQK][CDHS]$/.test(p) ? cardInline(p) : p));
+}
+
+/** Whether the device has no fine pointer (a finger only): words then speak of tapping, not of keys. Some
+ * phones report hover, so "(hover: none)" alone does not tell; the CSS hides the key letters likewise. */
+export function touchOnly() {
+  return Boolean(window.matchMedia) && !window.matchMedia("(any-pointer: fine)").matches;
+}
+
+/** " (D)" after an action's words, on a device with a keyboard. */
+function keyHint(letter) {
+  return touchOnly() ? "" : ` (${letter})`;
 }
 
 function button(label, action, onclick, { key, primary = false, title, disabled = false } = {}) {
@@ -106,7 +117,7 @@ export function renderGame(ctrl) {
   }
   const board = h("div", { class: "board" }, felt, sidePanel(ctrl, names));
   screen.append(board, helpDialog(ctrl));
-  if (ctrl.confirming) screen.append(confirmDialog(ctrl, names)); // (Element.append writes a null as "null")
+  if (ctrl.confirming) screen.append(confirmDialog(ctrl, names));
   clear(root).append(screen);
   if (ctrl.helpOpen) screen.querySelector("#help").showModal();
   if (ctrl.confirming) screen.querySelector("#confirm").showModal();
@@ -202,17 +213,20 @@ function centerArea(ctrl, names) {
   const takePile = ctrl.find({ type: "draw", source: "discard" });
   const hinted = ctrl.hint?.action || {};
 
+  // The stock and the pile's top card are controls only while the view offers that draw.
   const stock = h("div", { id: "stock", class: "stock" });
-  const stockLabel = `Stock: ${view.stock_size} cards` + (drawStock ? " — draw the top card (D)" : "");
-  const stockCard = h("button", {
-    type: "button",
-    class: `card back big ${drawStock ? "playable" : ""} ${hinted.type === "draw" && hinted.source === "stock" ? "hinted" : ""}`,
-    "aria-label": stockLabel,
-    title: stockLabel,
-    "data-action": "draw-stock",
-    "data-focus": "stock",
-    onclick: () => ctrl.act(drawStock || { type: "draw", source: "stock" }),
-  });
+  const stockLabel = `Stock: ${view.stock_size} cards` + (drawStock ? ` — draw the top card${keyHint("D")}` : "");
+  const stockCard = drawStock
+    ? h("button", {
+      type: "button",
+      class: `card back big playable ${hinted.type === "draw" && hinted.source === "stock" ? "hinted" : ""}`,
+      "aria-label": stockLabel,
+      title: stockLabel,
+      "data-action": "draw-stock",
+      "data-focus": "stock",
+      onclick: () => ctrl.act(drawStock),
+    })
+    : h("div", { class: "card back big", role: "img", "aria-label": stockLabel, title: stockLabel });
   stock.append(stockCard, h("span", { class: "pile-label" }, `Stock ${view.stock_size}`));
 
   const pileCards = view.discard_pile || [];
@@ -222,22 +236,22 @@ function centerArea(ctrl, names) {
   for (const card of under) fan.append(cardFace(card, { extraClass: "under" }));
   const top = pileCards[pileCards.length - 1];
   if (top) {
-    const label = `Discard pile, top: ${cardName(top)}` + (takePile ? ` — take it (P)` : "");
+    const label = `Discard pile, top: ${cardName(top)}` + (takePile ? ` — take it${keyHint("P")}` : "");
     fan.append(
       cardFace(top, {
         label,
         extraClass: `big top ${takePile ? "playable" : ""} ${ctrl.freshDiscard === top ? "fresh" : ""} ${hinted.type === "draw" && hinted.source === "discard" ? "hinted" : ""}`,
-        onclick: () => ctrl.act(takePile || { type: "draw", source: "discard" }),
-        attrs: { id: "pile-top", "data-action": "draw-pile", "data-focus": "pile" },
+        onclick: takePile ? () => ctrl.act(takePile) : null,
+        attrs: takePile ? { id: "pile-top", "data-action": "draw-pile", "data-focus": "pile" } : { id: "pile-top" },
       }),
     );
   } else {
     fan.append(h("div", { class: "card empty big", id: "pile-top", "aria-label": "The discard pile is empty", role: "img" }));
   }
   pile.append(fan, h("span", { class: "pile-label" }, view.phase.startsWith("upcard") ? "Upcard" : `Discard pile ${pileCards.length}`));
-  // Drag a card of the hand onto the pile to discard it.
+  // Drag a card of the hand onto the pile to discard it (only cards the view lets go are draggable).
   pile.addEventListener("dragover", (e) => {
-    if (e.dataTransfer.types.includes("text/x-card")) {
+    if (e.dataTransfer.types.includes("text/x-card") && ctrl.legal.some((a) => a.type === "discard")) {
       e.preventDefault();
       pile.classList.add("drop");
     }
@@ -247,7 +261,8 @@ function centerArea(ctrl, names) {
     e.preventDefault();
     pile.classList.remove("drop");
     const card = e.dataTransfer.getData("text/x-card");
-    if (card) ctrl.act(ctrl.find({ type: "discard", card }) || { type: "discard", card });
+    const discard = card && ctrl.find({ type: "discard", card });
+    if (discard) ctrl.act(discard);
   });
   center.append(stock, pile);
   if (pileCards.length > 1) {
@@ -432,7 +447,7 @@ function handArea(ctrl) {
       row.append(h("p", { class: "note" }, "Arranging…"));
     } else {
       editor.melds.forEach((meld, i) => row.append(editorGroup(ctrl, meld, i, nextKey)));
-      row.append(looseGroup(ctrl, editor.loose(), nextKey, "Deadwood"));
+      add(row, looseGroup(ctrl, editor.loose(), nextKey, "Deadwood"));
     }
     section.append(row);
     if (editor.bestDeadwood !== null && !editor.analyzing) {
@@ -444,7 +459,7 @@ function handArea(ctrl) {
   }
   if (ctrl.mode === "layoff") {
     editor.melds.forEach((meld, i) => row.append(editorGroup(ctrl, meld, i, nextKey)));
-    row.append(looseGroup(ctrl, editor.loose(), nextKey, "Deadwood"));
+    add(row, looseGroup(ctrl, editor.loose(), nextKey, "Deadwood"));
     section.append(row);
     const laid = editor.layoffs.length;
     const melds = editor.melds.length;
@@ -473,13 +488,16 @@ function handArea(ctrl) {
         c === hintedCard ? "hinted" : "",
         deadwood !== undefined && deadwood === bestAfter ? "best" : "",
       ].join(" "),
-      onclick: () => ctrl.act(ctrl.find({ type: "discard", card: c }) || { type: "discard", card: c }),
+      // A card is a control (click, Enter, drag onto the pile) only while the view offers its discard.
+      onclick: discardable.has(c) ? () => ctrl.act(ctrl.find({ type: "discard", card: c })) : null,
       attrs: { "data-key": key, "data-focus": `card:${c}`, "data-after": deadwood ?? null, draggable: discardable.has(c) ? "true" : null },
     });
-    el.addEventListener("dragstart", (e) => {
-      e.dataTransfer.setData("text/x-card", c);
-      e.dataTransfer.effectAllowed = "move";
-    });
+    if (discardable.has(c)) {
+      el.addEventListener("dragstart", (e) => {
+        e.dataTransfer.setData("text/x-card", c);
+        e.dataTransfer.effectAllowed = "move";
+      });
+    }
     return el;
   };
   for (const meld of hand.melds || []) {
@@ -612,7 +630,7 @@ function resultPanel(ctrl, names) {
   } else {
     actions.append(h("p", { class: "note" }, `Waiting for ${names[1 - ctrl.seat]} to deal…`));
   }
-  actions.append(endingBar(ctrl));
+  add(actions, endingBar(ctrl));
   panel.append(actions);
   return panel;
 }
