@@ -16,10 +16,9 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import requests
 from playwright.sync_api import BrowserContext, Page, expect
 
-from .pages import Table, boxes_overlap, play_url, start_game
+from .pages import Table, boxes_overlap, invite, play_url, start_game
 
 PHONE = {
     "viewport": {"width": 375, "height": 740},
@@ -194,32 +193,14 @@ def test_a_knock_with_an_arrangement_of_my_own(
 
 def test_lay_offs_of_my_own_as_defender(context: BrowserContext, live_service: str, tmp_path: Path) -> None:
     page = context.new_page()
+    page.set_viewport_size({"width": 1280, "height": 800})  # a laptop: the editor must fit without scrolling
     # Seed 26: I deal; my opponent (a second client on the public API) takes the upcard and knocks at
-    # once with 8♥ 9♥ 10♥. The best defence melds 7♣ 7♦ 7♥; I lay 7♥ 6♥ 5♥ off onto the run instead.
-    start_game(page, play_url(live_service), bot=None, seed=26, knock_limit=40)
+    # once with 8♥ 9♥ 10♥ (deadwood 32). The best defence melds 7♣ 7♦ 7♥ (my deadwood 39); I lay 7♥ 6♥ 5♥
+    # off onto the run instead (deadwood 42).
+    opponent = invite(page, live_service, seed=26, knock_limit=40)
     table = Table(page)
-    link = page.locator("#invite-link").input_value()
-    game_id, invitation = urlsplit(link).fragment.removeprefix("join=").split(".", 1)
-    joined = requests.post(
-        f"{live_service}/v1/games/{game_id}/join", json={"invitation": invitation}, timeout=10
-    )
-    joined.raise_for_status()
-    token, view = joined.json()["token"], joined.json()["view"]
-    opponent = {"Authorization": f"Bearer {token}"}
-
-    def opponent_moves(action: dict[str, object]) -> dict[str, object]:
-        reply = requests.post(
-            f"{live_service}/v1/games/{game_id}/actions",
-            json=action,
-            headers={**opponent, "If-Match": f'"{view["version"]}"'},
-            timeout=10,
-        )
-        reply.raise_for_status()
-        return dict(reply.json()["view"])
-
-    view = opponent_moves({"type": "draw", "source": "discard"})
-    best = min(view["hand"]["discards"], key=lambda d: d["deadwood"])["card"]
-    view = opponent_moves({"type": "knock", "discard": best})
+    opponent.move({"type": "draw", "source": "discard"})
+    opponent.knock()
 
     # The knock reaches my page live; the lay-off editor opens with the best defence.
     expect(page.locator("#game")).to_have_attribute("data-mode", "layoff")
@@ -227,14 +208,28 @@ def test_lay_offs_of_my_own_as_defender(context: BrowserContext, live_service: s
     expect(targets).to_have_count(1)
     expect(targets.first).to_contain_text("8")
     expect(page.locator("#my-hand .group.meld [data-card='7H']")).to_have_count(1)
+    # My own deadwood as the lay-offs leave it, beside the knocker's, and what that means.
+    count = page.locator("#layoff-count")
+    expect(count).to_have_attribute("data-deadwood", "39")
+    expect(count).to_contain_text("Your deadwood: 39")
+    expect(count).to_contain_text("Bob wins the hand")
+    # Everything needed to decide, and the button to do it, without scrolling.
+    confirm = page.locator("[data-action=layoff-confirm]")
+    assert page.evaluate("scrollY") == 0
+    for needed in (confirm, count, targets.first, page.locator("#my-hand")):
+        box = needed.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 800, box
     table.shot(tmp_path, "layoff-best")
 
     page.click("#my-hand .group.meld button.break")  # take 7♣ 7♦ 7♥ apart
+    expect(count).to_have_attribute("data-deadwood", "60")  # nothing melded, nothing laid off
     for card in ("7H", "6H", "5H"):  # each builds on the one before
         page.click(f"#my-hand [data-card='{card}']")
         page.click("[data-action=layoff-onto-1]")
     expect(targets.first.locator(".laid-off")).to_have_count(3)
     expect(page.locator("#my-hand .group.meld")).to_have_count(0)
+    expect(count).to_have_attribute("data-deadwood", "42")
+    expect(count).to_contain_text("Your deadwood: 42")
     table.shot(tmp_path, "layoff-editor")
     table.click_action("layoff-confirm")
 
@@ -246,10 +241,38 @@ def test_lay_offs_of_my_own_as_defender(context: BrowserContext, live_service: s
         {"card": "5H", "meld": 0},
     ]
     assert result["defender"]["melds"] == []
+    assert result["defender"]["deadwood"] == 42  # what the editor said
     expect(page.locator("#result .layoffs")).to_contain_text("laid off 7♥ 6♥ 5♥ on meld 1")
     expect(page.locator("#shuffle-check")).to_have_attribute("data-verified", "ok")
     table.assert_holds_only_visible_cards()
     table.shot(tmp_path, "layoff-result")
+
+
+def test_an_undercut_is_counted_the_knockers_deadwood_minus_the_defenders(
+    context: BrowserContext, live_service: str, tmp_path: Path
+) -> None:
+    page = context.new_page()
+    # Seed 26 again, with a knock limit of 60: Bob knocks discarding 2♥, which leaves him 40 deadwood;
+    # my best defence leaves me 39: an undercut (1 point + the 25 bonus).
+    opponent = invite(page, live_service, seed=26, knock_limit=60)
+    table = Table(page)
+    opponent.move({"type": "draw", "source": "discard"})
+    opponent.knock(deadwood=40)
+    expect(page.locator("#game")).to_have_attribute("data-mode", "layoff")
+    count = page.locator("#layoff-count")
+    expect(count).to_have_attribute("data-deadwood", "39")
+    expect(count).to_contain_text("you undercut Bob")
+    table.click_action("layoff-confirm")
+
+    outcome = table.api_view()["result"]["outcome"]
+    assert (outcome["end"], outcome["knocker_deadwood"], outcome["defender_deadwood"]) == ("undercut", 40, 39)
+    points = page.locator("#result .points")
+    expect(points).to_contain_text("40 − 39 = 1")  # the knocker's deadwood first
+    expect(points).to_contain_text("+ 25 undercut bonus")
+    expect(points).to_contain_text("You score 26")
+    expect(points).not_to_contain_text("39 − 40")
+    expect(page.locator("#result h2")).to_contain_text("You undercut Bob")
+    table.shot(tmp_path, "undercut")
 
 
 def test_a_reload_in_the_middle_of_a_hand_restores_the_game(

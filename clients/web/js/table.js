@@ -3,7 +3,7 @@
 // knock or lay-offs, the end of a hand and of a game, the clocks, resigning, aborting, claiming, the end of
 // the match and its rematch. Everything drawn comes from the service's answers.
 
-import { CARD_KEYS, cardBack, cardFace, cardInline, cardName, cardText } from "./cards.js";
+import { CARD_KEYS, cardBack, cardFace, cardInline, cardName, cardPoints, cardText } from "./cards.js";
 import { add, clear, h } from "./dom.js";
 import { clockWords } from "./lobby.js";
 
@@ -213,6 +213,11 @@ function centerArea(ctrl, names) {
   const takePile = ctrl.find({ type: "draw", source: "discard" });
   const hinted = ctrl.hint?.action || {};
 
+  if (view.knock) {
+    // The knocker has laid down: no more draws, and the room goes to the melds to lay off onto.
+    center.append(knockArea(ctrl, names));
+    return center;
+  }
   // The stock and the pile's top card are controls only while the view offers that draw.
   const stock = h("div", { id: "stock", class: "stock" });
   const stockLabel = `Stock: ${view.stock_size} cards` + (drawStock ? ` — draw the top card${keyHint("D")}` : "");
@@ -272,7 +277,6 @@ function centerArea(ctrl, names) {
         h("p", { class: "pile-list" }, [...pileCards].reverse().map((c, i) => [i ? " " : "", cardInline(c)]))),
     );
   }
-  if (view.knock) center.append(knockArea(ctrl, names));
   return center;
 }
 
@@ -460,10 +464,7 @@ function handArea(ctrl) {
   if (ctrl.mode === "layoff") {
     editor.melds.forEach((meld, i) => row.append(editorGroup(ctrl, meld, i, nextKey)));
     add(row, looseGroup(ctrl, editor.loose(), nextKey, "Deadwood"));
-    section.append(row);
-    const laid = editor.layoffs.length;
-    const melds = editor.melds.length;
-    section.append(h("p", { class: "hand-summary" }, `${melds} meld${melds === 1 ? "" : "s"} · ${laid} card${laid === 1 ? "" : "s"} laid off` + (editor.edited ? " (your choice)" : " (the best)")));
+    section.append(row, layoffCount(ctrl));
     return section;
   }
 
@@ -513,6 +514,37 @@ function handArea(ctrl) {
   if (bestAfter !== null) summary += ` · the number on a card: deadwood after discarding it (best ${bestAfter})`;
   section.append(h("p", { class: "hand-summary", id: "deadwood" }, summary));
   return section;
+}
+
+/** The defender's deadwood as the chosen melds and lay-offs leave it (the points of the loose cards: the
+ * service counts it so when it checks the choice), beside the knocker's, and what that means. */
+function layoffCount(ctrl) {
+  const view = ctrl.view;
+  const editor = ctrl.editor;
+  const knock = view.knock || {};
+  const k = ctrl.names()[knock.knocker] ?? "The knocker";
+  const mine = editor.loose().reduce((sum, card) => sum + cardPoints(card), 0);
+  const theirs = knock.deadwood ?? 0;
+  let verdict;
+  let words;
+  if (knock.gin || knock.big_gin) {
+    verdict = "gin";
+    words = `${k} went ${knock.big_gin ? "big gin" : "gin"}: ${k} scores it.`;
+  } else if (mine < theirs || (mine === theirs && view.rules?.undercut_on_tie !== false)) {
+    verdict = "undercut";
+    words = `${mine < theirs ? "less than" : "as much as"} ${k}'s ${theirs}: you undercut ${k}!`;
+  } else if (mine === theirs) {
+    verdict = "tie";
+    words = `as much as ${k}'s ${theirs}: a tie, nobody scores.`;
+  } else {
+    verdict = "knocker";
+    words = `more than ${k}'s ${theirs}: ${k} wins the hand.`;
+  }
+  const melds = editor.melds.length;
+  const laid = editor.layoffs.length;
+  return h("p", { id: "layoff-count", class: `hand-summary layoff-count ${verdict}`, "data-deadwood": mine, "data-verdict": verdict },
+    h("b", {}, `Your deadwood: ${mine}`), ` — ${words}`,
+    h("span", { class: "detail" }, ` ${melds} meld${melds === 1 ? "" : "s"}, ${laid} card${laid === 1 ? "" : "s"} laid off ${editor.edited ? "(your choice)" : "(the best)"}.`));
 }
 
 function knockChoices(ctrl) {
@@ -717,12 +749,21 @@ function arrangementRow(title, arrangement, knockerMelds) {
   return row;
 }
 
+/** How the hand's points were counted, in the order of the subtraction: a knock scores the defender's
+ * deadwood minus the knocker's, an undercut the knocker's minus the defender's, gin the defender's. */
 function pointsText(outcome, names) {
   const end = outcome.end;
   const winner = names[outcome.winner];
+  const kSeat = outcome.knocker ?? 0;
+  const dSeat = 1 - kSeat;
+  const own = (seat) => (names[seat] === "You" ? "your" : `${names[seat]}'s`);
+  const other = (seat) => (names[seat] === "You" ? "yours" : `${names[seat]}'s`);
+  const kd = outcome.knocker_deadwood ?? 0;
+  const dd = outcome.defender_deadwood ?? 0;
   let text;
-  if (end === "gin" || end === "big_gin") text = `${outcome.defender_deadwood ?? 0} deadwood of the defender`;
-  else text = `Deadwood ${outcome.defender_deadwood ?? 0} − ${outcome.knocker_deadwood ?? 0} = ${outcome.difference ?? 0}`;
+  if (end === "gin" || end === "big_gin") text = `${end === "gin" ? "Gin" : "Big gin"} — ${own(dSeat)} deadwood: ${dd}`;
+  else if (end === "undercut") text = `Undercut — ${own(kSeat)} deadwood minus ${other(dSeat)}: ${kd} − ${dd} = ${outcome.difference ?? 0}`;
+  else text = `Knock — ${own(dSeat)} deadwood minus ${other(kSeat)}: ${dd} − ${kd} = ${outcome.difference ?? 0}`;
   if (outcome.bonus) {
     const label = { undercut: "undercut", gin: "gin", big_gin: "big gin" }[end] || "";
     text += ` + ${outcome.bonus} ${label} bonus`;
