@@ -19,7 +19,7 @@ import { CARD_KEYS, cardBack, cardFace, cardName, cardText } from "./cards.js";
 import { KnockEditor, LayoffEditor } from "./editor.js";
 import { verifyShuffle } from "./fairness.js";
 import { loadSeat, saveSeat } from "./storage.js";
-import { paintClocks, renderGame } from "./table.js";
+import { CONNECTION_WORDS, paintClocks, renderGame } from "./table.js";
 import { problemText } from "./words.js";
 
 const STREAM_WAIT = 120; // seconds one NDJSON stream stays open before the page reconnects
@@ -732,7 +732,7 @@ export class GameController {
     const dot = this.ui.root.querySelector("#connection");
     if (dot) {
       dot.dataset.state = state;
-      dot.textContent = { live: "live", reconnecting: "reconnecting…", connecting: "connecting…", closed: "offline" }[state];
+      dot.textContent = CONNECTION_WORDS[state];
     }
   }
 

@@ -102,7 +102,7 @@ export function renderGame(ctrl) {
     return;
   }
   const felt = h("section", { id: "felt", class: "felt", "aria-label": "Card table" });
-  felt.append(opponentArea(ctrl, names));
+  felt.append(handInfo(ctrl, names, "on-felt"), opponentArea(ctrl, names));
   if (view.waiting_for_opponent && !ctrl.matchOver) {
     felt.append(invitePanel(ctrl));
   } else if (view.result) {
@@ -132,25 +132,34 @@ function topbar(ctrl, names) {
   const view = ctrl.view;
   const bar = h("header", { class: "topbar" });
   bar.append(
-    h("button", { type: "button", class: "brand", "aria-label": "Gin Rummy: back to the start page (the game is kept)", title: "Back to the start page (the game is kept)", onclick: () => ctrl.ui.leave() }, h("span", { "aria-hidden": "true" }, "♠ "), "Gin Rummy"),
+    h("button", { type: "button", class: "brand", "aria-label": "Gin Rummy: back to the start page (the game is kept)", title: "Back to the start page (the game is kept)", onclick: () => ctrl.ui.leave() }, h("span", { "aria-hidden": "true" }, "♠ "), h("span", { class: "word" }, "Gin Rummy")),
   );
   if (view) {
     bar.append(scoreboard(view, names));
     const clocks = clocksBox(ctrl, names);
     if (clocks) bar.append(clocks);
-    const info = [`Hand ${view.hand_number}`];
-    if (typeof view.dealer === "number") info.push(view.dealer === ctrl.seat ? "you dealt" : `${names[view.dealer]} dealt`);
-    info.push(view.knock_limit ? `knock at ≤ ${view.knock_limit}` : "gin only");
-    if (view.spades_double) info.push("spades double");
-    if (view.rated) info.push("rated");
-    bar.append(h("span", { class: "hand-info" }, info.map((bit, i) => [i ? " · " : "", h("span", { class: "bit" }, bit)])));
+    bar.append(handInfo(ctrl, names, "in-header"));
   }
   bar.append(
     h("span", { id: "connection", class: "connection", "data-state": ctrl.connection, title: "The live feed of the opponent's moves" },
-      { live: "live", reconnecting: "reconnecting…", connecting: "connecting…", closed: "offline" }[ctrl.connection]),
+      CONNECTION_WORDS[ctrl.connection]),
     h("button", { type: "button", class: "icon", "aria-label": "Keyboard help", title: "Keyboard help (?)", "data-action": "help", onclick: () => ctrl.toggleHelp(true) }, "?"),
   );
   return bar;
+}
+
+export const CONNECTION_WORDS = { live: "live", reconnecting: "reconnecting…", connecting: "connecting…", closed: "offline" };
+
+/** The hand's facts: its number, the dealer, the knock limit. In the header; on a phone, where the header
+ * keeps two rows (the scores, then the clocks), on the felt instead (CSS shows one of the two). */
+function handInfo(ctrl, names, where) {
+  const view = ctrl.view;
+  const info = [`Hand ${view.hand_number}`];
+  if (typeof view.dealer === "number") info.push(view.dealer === ctrl.seat ? "you dealt" : `${names[view.dealer]} dealt`);
+  info.push(view.knock_limit ? `knock at ≤ ${view.knock_limit}` : "gin only");
+  if (view.spades_double) info.push("spades double");
+  if (view.rated) info.push("rated");
+  return h(where === "in-header" ? "span" : "p", { class: `hand-info ${where}` }, info.map((bit, i) => [i ? " · " : "", h("span", { class: "bit" }, bit)]));
 }
 
 function scoreboard(view, names) {
@@ -334,7 +343,7 @@ function prompt(ctrl, names) {
   if (!ctrl.yourMove) return view.turn === null ? "Waiting for the next deal…" : `Waiting for ${opp}…`;
   const top = (view.discard_pile || []).slice(-1)[0];
   const has = (type, extra = {}) => Boolean(ctrl.find({ type, ...extra }));
-  const touch = window.matchMedia && window.matchMedia("(hover: none)").matches;
+  const touch = touchOnly();
   if (ctrl.mode === "knock") {
     return touch
       ? "Knock: choose the card to discard face down. Keep the best melds, or tap cards and Make meld for your own."
@@ -506,7 +515,8 @@ function handArea(ctrl) {
   }
   const dead = hand.deadwood_cards || [];
   if (dead.length) {
-    row.append(h("div", { class: "group deadwood", role: "group", "aria-label": `Deadwood ${hand.deadwood}` }, dead.map(card), h("span", { class: "group-label" }, `deadwood ${hand.deadwood}`)));
+    // The label first: a raised card is drawn over it, not under it.
+    row.append(h("div", { class: "group deadwood", role: "group", "aria-label": `Deadwood ${hand.deadwood}` }, h("span", { class: "group-label", "aria-hidden": "true" }, `deadwood ${hand.deadwood}`), dead.map(card)));
   }
   section.append(row);
   const melds = (hand.melds || []).length;
@@ -578,7 +588,7 @@ function editorGroup(ctrl, meld, index, nextKey) {
 
 function looseGroup(ctrl, cards, nextKey, label) {
   if (!cards.length) return null;
-  return h("div", { class: "group deadwood editing", role: "group", "aria-label": label }, cards.map((c) => editorCard(ctrl, c, nextKey())), h("span", { class: "group-label" }, label.toLowerCase()));
+  return h("div", { class: "group deadwood editing", role: "group", "aria-label": label }, h("span", { class: "group-label", "aria-hidden": "true" }, label.toLowerCase()), cards.map((c) => editorCard(ctrl, c, nextKey())));
 }
 
 function editorCard(ctrl, card, key) {
