@@ -11,7 +11,8 @@
 // rules out is sent: a key or a click the view does not offer gets a word on what is on offer instead.
 // The clocks tick here between two views (each view re-syncs them); a running clock that reaches zero
 // fetches the view (the service then records the loss on time), and the waiting seat may claim a game its
-// opponent left.
+// opponent left: the view does not say how long the opponent has been idle, so "Claim victory" is offered
+// whenever it is a human opponent's move, and the service's 409 too_early (seconds_left) sets a countdown.
 
 import { Api, ApiError, NetworkError, cursorAfter, sleep } from "./api.js";
 import { banner, fly } from "./animate.js";
@@ -19,14 +20,13 @@ import { CARD_KEYS, cardBack, cardFace, cardName, cardText } from "./cards.js";
 import { KnockEditor, LayoffEditor } from "./editor.js";
 import { verifyShuffle } from "./fairness.js";
 import { loadSeat, saveSeat } from "./storage.js";
-import { CONNECTION_WORDS, paintClocks, renderGame } from "./table.js";
+import { CONNECTION_WORDS, paintClaim, paintClocks, renderGame } from "./table.js";
 import { problemText } from "./words.js";
 
 const STREAM_WAIT = 120; // seconds one NDJSON stream stays open before the page reconnects
 const POLL_WAIT = 25; // seconds of one long poll
 const MOVE_TYPES = new Set(["draw", "pass", "discard", "knock", "layoff"]);
 const NOT_PLAY = new Set(["resign", "abort", "rematch"]); // legal, but not a move of the play
-const CLAIM_OFFER_AFTER = 60; // seconds a human opponent without a clock idles before "Claim victory" shows
 const ACTION_KEYS = ["source", "card", "discard"]; // what tells two moves of one type apart (not melds)
 const TICK = 100; // ms between two paints of a running clock
 
@@ -60,8 +60,8 @@ export class GameController {
     this.spoken = null; // what a screen reader was last told: {hand, moves, turn, result}
     this.confirming = null; // "resign" or "abort" while the page asks whether to
     this.clockAt = performance.now(); // when the view's clock was read
-    this.versionAt = performance.now(); // when the game last changed (the opponent's idle time)
     this.claim = null; // what the waiting seat may claim now: "time", "idle" or null
+    this.claimWait = null; // {version, until}: the service said "too early" for the game at that version
     this.rematchWatched = false; // saw the match over without a rematch: open it when it starts
     this.stopped = false;
     this.onKey = (event) => this.keydown(event);
@@ -162,7 +162,7 @@ export class GameController {
     const before = this.view;
     this.view = view;
     this.clockAt = performance.now(); // every view re-syncs the clocks
-    if (!before || before.version !== view.version) this.versionAt = this.clockAt;
+    if (this.claimWait && this.claimWait.version !== view.version) this.claimWait = null; // a new wait
     this.claim = this.claimable();
     if (full) {
       this.bumpCursor(`${view.version}-999999`);
@@ -486,7 +486,8 @@ export class GameController {
   }
 
   /** What the waiting seat may claim: "time" (the opponent's clock ran out), "idle" (no clock, the human
-   * opponent has not moved for a while: the service says whether it is long enough), or null. */
+   * opponent's move: the service alone knows for how long it has idled, and says whether it is enough),
+   * or null. */
   claimable() {
     const view = this.view;
     if (!view || this.matchOver || view.waiting_for_opponent || typeof view.turn !== "number") return null;
@@ -497,7 +498,7 @@ export class GameController {
       const clock = this.clockNow();
       return clock && clock.running === opponent && clock.move === 0 ? "time" : null;
     }
-    return (performance.now() - this.versionAt) / 1000 >= CLAIM_OFFER_AFTER ? "idle" : null;
+    return "idle";
   }
 
   async claimVictory() {
@@ -505,8 +506,9 @@ export class GameController {
     await this.post(() => this.api.claimVictory(this.entry.gameId, this.entry.token), (err) => {
       if (!(err instanceof ApiError)) return false;
       if (err.code === "too_early") {
-        const left = Number(err.problem.seconds_left) || 0;
-        const wait = left >= 90 ? `${Math.ceil(left / 60)} minutes` : `${Math.max(1, Math.ceil(left))} seconds`;
+        const left = Math.max(1, Number(err.problem.seconds_left) || 0);
+        const wait = left >= 90 ? `${Math.ceil(left / 60)} minutes` : `${Math.ceil(left)} seconds`;
+        this.claimWait = { version: this.view.version, until: performance.now() + left * 1000 };
         this.ui.notice(`${this.opponentName()} may still come back: you can claim the game in about ${wait}.`);
         return true;
       }
@@ -558,6 +560,20 @@ export class GameController {
       this.claim = claim;
       this.render();
     }
+    if (this.claimWait) {
+      if (this.claimSecondsLeft() === 0) {
+        this.claimWait = null; // the service's wait is over: the button may be pressed again
+        this.render();
+      } else {
+        paintClaim(this);
+      }
+    }
+  }
+
+  /** Whole seconds before the service lets this seat claim the game (after its "too early"), or null. */
+  claimSecondsLeft() {
+    if (!this.claimWait) return null;
+    return Math.max(0, Math.ceil((this.claimWait.until - performance.now()) / 1000));
   }
 
   // --- knock and lay-off editors ------------------------------------------------------------------------
@@ -908,7 +924,10 @@ export class GameController {
     this.helpOpen = open;
     const dialog = this.ui.root.querySelector("#help");
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      dialog.scrollTop = 0; // from its top, whatever had the focus
+    }
     if (!open && dialog.open) dialog.close();
   }
 

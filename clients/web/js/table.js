@@ -428,10 +428,22 @@ function actionBar(ctrl) {
   if (ctrl.againstBot && !view.rated) bar.append(button("Undo", "undo", () => ctrl.undo(), { key: "u", title: "Take back your last move (U)" }));
   if (ctrl.claim) {
     const opp = ctrl.opponentName();
-    const why = ctrl.claim === "time" ? `${opp}'s time is up` : `${opp} has not moved for a while`;
-    bar.append(button("Claim victory", "claim-victory", () => ctrl.claimVictory(), { primary: true, title: `${why}: claim the game` }));
+    const why = ctrl.claim === "time" ? `${opp}'s time is up` : `${opp} may have left the game`;
+    // Certain when the opponent's time is up (the primary button); otherwise only the service knows.
+    const claim = button("Claim victory", "claim-victory", () => ctrl.claimVictory(), { primary: ctrl.claim === "time", title: `${why}: claim the game (the service says whether it is too early)` });
+    bar.append(claim);
+    paintClaim(ctrl, claim);
   }
   return h("div", { class: "action-area" }, bar, endingBar(ctrl));
+}
+
+/** The claim button while the service's "too early" runs: disabled, counting down (called at each tick). */
+export function paintClaim(ctrl, claim = ctrl.ui.root.querySelector("[data-action=claim-victory]")) {
+  if (!claim) return;
+  const left = ctrl.claimSecondsLeft();
+  const text = left ? `Claim victory in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` : "Claim victory";
+  if (claim.textContent !== text) claim.textContent = text;
+  claim.disabled = Boolean(left);
 }
 
 /** Resign and abort, when legal: apart from the moves, and each asks first. */
@@ -869,7 +881,7 @@ function sidePanel(ctrl, names) {
     side.append(h("section", { class: "hint", id: "hint", role: "status" }, h("h3", {}, "Hint"), h("p", {}, withCards(words)), ctrl.hint.explanation ? h("p", { class: "note" }, withCards(String(ctrl.hint.explanation).split(/\b([A2-9TJQK][CDHS])\b/))) : null));
   }
   const log = h("ol", { class: "log", id: "log", "aria-label": "Moves of this hand" });
-  for (const item of ctrl.log.slice(-40)) {
+  for (const item of ctrl.log) { // all of them, numbered from 1 (the list scrolls)
     const mine = item.seat === ctrl.seat;
     log.append(h("li", { class: mine ? "mine" : "theirs" }, withCards(ctrl.describeMove(item))));
   }
@@ -996,9 +1008,10 @@ function confirmDialog(ctrl, names) {
   } },
     h("h2", { id: "confirm-title" }, title),
     h("p", { id: "confirm-text" }, text),
+    // "Keep playing" is the default answer: highlighted, focused, Enter; ending the match is the quiet one.
     h("div", { class: "buttons" },
-      h("button", { type: "button", class: "btn primary", "data-action": resign ? "confirm-resign" : "confirm-abort", "data-focus": "confirm-yes", onclick: () => ctrl.endMatch(resign ? "resign" : "abort") }, resign ? "Resign" : "Abort the game"),
-      h("button", { type: "button", class: "btn", "data-action": "confirm-cancel", "data-focus": "confirm-no", autofocus: true, onclick: () => ctrl.confirmEnd(null) }, "Keep playing")));
+      h("button", { type: "button", class: "btn danger", "data-action": resign ? "confirm-resign" : "confirm-abort", "data-focus": "confirm-yes", onclick: () => ctrl.endMatch(resign ? "resign" : "abort") }, resign ? "Resign" : "Abort the game"),
+      h("button", { type: "button", class: "btn primary", "data-action": "confirm-cancel", "data-focus": "confirm-no", autofocus: true, onclick: () => ctrl.confirmEnd(null) }, "Keep playing")));
 }
 
 // --- help ------------------------------------------------------------------------------------------------------
@@ -1021,8 +1034,12 @@ function helpDialog(ctrl) {
     ["U", "undo your last move (against a bot)"],
     ["?", "this help"],
   ];
+  // The first control is at the top (a dialog focuses its first control, and would scroll down to a
+  // Close button at the bottom of a help taller than the screen).
   return h("dialog", { id: "help", class: "help", "aria-labelledby": "help-title", onclose: () => (ctrl.helpOpen = false) },
-    h("h2", { id: "help-title" }, "Keyboard"),
+    h("div", { class: "help-head" },
+      h("h2", { id: "help-title" }, "Keyboard"),
+      h("form", { method: "dialog" }, h("button", { class: "close", "aria-label": "Close the help", title: "Close (Esc)", autofocus: true }, "×"))),
     h("dl", {}, keys.map(([k, text]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, text)])),
     h("p", { class: "note" }, "Resign, Abort, Claim victory and Rematch have no key on purpose: Tab to them, then Enter. Resigning and aborting ask first (Esc: keep playing)."),
     h("p", { class: "note" }, "✓ on a finished hand: this browser checked, with SHA-256, that the deck revealed after the hand is the one the service committed to when it dealt."),
