@@ -11,6 +11,7 @@ import json
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import requests
 from playwright.sync_api import Page, expect
@@ -81,6 +82,60 @@ def log_in(page: Page, url: str, name: str) -> None:
 def wait_for_game(page: Page) -> None:
     """Until the page shows a game (after a quick match, a Play in the lobby, a rematch)."""
     expect(page.locator("#game")).to_have_attribute("data-version", re.compile(r"\d+"))
+
+
+class Opponent:
+    """The other seat of a game the page invited to, played by the test over the public API (a second
+    client that knows no page): it joins with the invitation link and moves with If-Match."""
+
+    def __init__(self, base: str, link: str, name: str = "Bob") -> None:
+        game_id, invitation = urlsplit(link).fragment.removeprefix("join=").split(".", 1)
+        joined = requests.post(
+            f"{base}/v1/games/{game_id}/join", json={"invitation": invitation, "name": name}, timeout=10
+        )
+        joined.raise_for_status()
+        self.base, self.game_id = base, game_id
+        self.token: str = joined.json()["token"]
+        self.view: dict[str, Any] = joined.json()["view"]
+
+    def move(self, action: dict[str, Any]) -> dict[str, Any]:
+        reply = requests.post(
+            f"{self.base}/v1/games/{self.game_id}/actions",
+            json=action,
+            headers={"Authorization": f"Bearer {self.token}", "If-Match": f'"{self.view["version"]}"'},
+            timeout=10,
+        )
+        reply.raise_for_status()
+        self.view = dict(reply.json()["view"])
+        return self.view
+
+    def knock(self, deadwood: int | None = None) -> dict[str, Any]:
+        """Knock with the legal discard leaving ``deadwood`` (None: the least)."""
+        knocks = {a["discard"] for a in self.view["legal_actions"] if a["type"] == "knock" and a["discard"]}
+        options = sorted(
+            (d["deadwood"], d["card"]) for d in self.view["hand"]["discards"] if d["card"] in knocks
+        )
+        card = next(c for d, c in options if deadwood is None or d == deadwood)
+        return self.move({"type": "knock", "discard": card})
+
+
+def invite(
+    page: Page, base: str, *, seed: int, knock_limit: int | None = None, name: str = "Ann"
+) -> Opponent:
+    """The page invites a friend (a game between two people); the test's own client joins as Bob."""
+    start_game(page, play_url(base), bot=None, seed=seed, knock_limit=knock_limit, name=name)
+    return Opponent(base, page.locator("#invite-link").input_value())
+
+
+def boxes_overlap(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
+    """Whether two bounding boxes (Playwright's x, y, width, height) share any area."""
+    assert a is not None and b is not None
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
 
 
 class Table:

@@ -9,16 +9,16 @@ origin (CORS). Throughout, the page must hold no card its seat may not see. The 
 
 from __future__ import annotations
 
+import json
 import re
 import socket
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import requests
 from playwright.sync_api import BrowserContext, Page, expect
 
-from .pages import Table, play_url, start_game
+from .pages import Table, boxes_overlap, invite, play_url, start_game
 
 PHONE = {
     "viewport": {"width": 375, "height": 740},
@@ -193,32 +193,14 @@ def test_a_knock_with_an_arrangement_of_my_own(
 
 def test_lay_offs_of_my_own_as_defender(context: BrowserContext, live_service: str, tmp_path: Path) -> None:
     page = context.new_page()
+    page.set_viewport_size({"width": 1280, "height": 800})  # a laptop: the editor must fit without scrolling
     # Seed 26: I deal; my opponent (a second client on the public API) takes the upcard and knocks at
-    # once with 8♥ 9♥ 10♥. The best defence melds 7♣ 7♦ 7♥; I lay 7♥ 6♥ 5♥ off onto the run instead.
-    start_game(page, play_url(live_service), bot=None, seed=26, knock_limit=40)
+    # once with 8♥ 9♥ 10♥ (deadwood 32). The best defence melds 7♣ 7♦ 7♥ (my deadwood 39); I lay 7♥ 6♥ 5♥
+    # off onto the run instead (deadwood 42).
+    opponent = invite(page, live_service, seed=26, knock_limit=40)
     table = Table(page)
-    link = page.locator("#invite-link").input_value()
-    game_id, invitation = urlsplit(link).fragment.removeprefix("join=").split(".", 1)
-    joined = requests.post(
-        f"{live_service}/v1/games/{game_id}/join", json={"invitation": invitation}, timeout=10
-    )
-    joined.raise_for_status()
-    token, view = joined.json()["token"], joined.json()["view"]
-    opponent = {"Authorization": f"Bearer {token}"}
-
-    def opponent_moves(action: dict[str, object]) -> dict[str, object]:
-        reply = requests.post(
-            f"{live_service}/v1/games/{game_id}/actions",
-            json=action,
-            headers={**opponent, "If-Match": f'"{view["version"]}"'},
-            timeout=10,
-        )
-        reply.raise_for_status()
-        return dict(reply.json()["view"])
-
-    view = opponent_moves({"type": "draw", "source": "discard"})
-    best = min(view["hand"]["discards"], key=lambda d: d["deadwood"])["card"]
-    view = opponent_moves({"type": "knock", "discard": best})
+    opponent.move({"type": "draw", "source": "discard"})
+    opponent.knock()
 
     # The knock reaches my page live; the lay-off editor opens with the best defence.
     expect(page.locator("#game")).to_have_attribute("data-mode", "layoff")
@@ -226,14 +208,28 @@ def test_lay_offs_of_my_own_as_defender(context: BrowserContext, live_service: s
     expect(targets).to_have_count(1)
     expect(targets.first).to_contain_text("8")
     expect(page.locator("#my-hand .group.meld [data-card='7H']")).to_have_count(1)
+    # My own deadwood as the lay-offs leave it, beside the knocker's, and what that means.
+    count = page.locator("#layoff-count")
+    expect(count).to_have_attribute("data-deadwood", "39")
+    expect(count).to_contain_text("Your deadwood: 39")
+    expect(count).to_contain_text("Bob wins the hand")
+    # Everything needed to decide, and the button to do it, without scrolling.
+    confirm = page.locator("[data-action=layoff-confirm]")
+    assert page.evaluate("scrollY") == 0
+    for needed in (confirm, count, targets.first, page.locator("#my-hand")):
+        box = needed.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 800, box
     table.shot(tmp_path, "layoff-best")
 
     page.click("#my-hand .group.meld button.break")  # take 7♣ 7♦ 7♥ apart
+    expect(count).to_have_attribute("data-deadwood", "60")  # nothing melded, nothing laid off
     for card in ("7H", "6H", "5H"):  # each builds on the one before
         page.click(f"#my-hand [data-card='{card}']")
         page.click("[data-action=layoff-onto-1]")
     expect(targets.first.locator(".laid-off")).to_have_count(3)
     expect(page.locator("#my-hand .group.meld")).to_have_count(0)
+    expect(count).to_have_attribute("data-deadwood", "42")
+    expect(count).to_contain_text("Your deadwood: 42")
     table.shot(tmp_path, "layoff-editor")
     table.click_action("layoff-confirm")
 
@@ -245,10 +241,38 @@ def test_lay_offs_of_my_own_as_defender(context: BrowserContext, live_service: s
         {"card": "5H", "meld": 0},
     ]
     assert result["defender"]["melds"] == []
+    assert result["defender"]["deadwood"] == 42  # what the editor said
     expect(page.locator("#result .layoffs")).to_contain_text("laid off 7♥ 6♥ 5♥ on meld 1")
     expect(page.locator("#shuffle-check")).to_have_attribute("data-verified", "ok")
     table.assert_holds_only_visible_cards()
     table.shot(tmp_path, "layoff-result")
+
+
+def test_an_undercut_is_counted_the_knockers_deadwood_minus_the_defenders(
+    context: BrowserContext, live_service: str, tmp_path: Path
+) -> None:
+    page = context.new_page()
+    # Seed 26 again, with a knock limit of 60: Bob knocks discarding 2♥, which leaves him 40 deadwood;
+    # my best defence leaves me 39: an undercut (1 point + the 25 bonus).
+    opponent = invite(page, live_service, seed=26, knock_limit=60)
+    table = Table(page)
+    opponent.move({"type": "draw", "source": "discard"})
+    opponent.knock(deadwood=40)
+    expect(page.locator("#game")).to_have_attribute("data-mode", "layoff")
+    count = page.locator("#layoff-count")
+    expect(count).to_have_attribute("data-deadwood", "39")
+    expect(count).to_contain_text("you undercut Bob")
+    table.click_action("layoff-confirm")
+
+    outcome = table.api_view()["result"]["outcome"]
+    assert (outcome["end"], outcome["knocker_deadwood"], outcome["defender_deadwood"]) == ("undercut", 40, 39)
+    points = page.locator("#result .points")
+    expect(points).to_contain_text("40 − 39 = 1")  # the knocker's deadwood first
+    expect(points).to_contain_text("+ 25 undercut bonus")
+    expect(points).to_contain_text("You score 26")
+    expect(points).not_to_contain_text("39 − 40")
+    expect(page.locator("#result h2")).to_contain_text("You undercut Bob")
+    table.shot(tmp_path, "undercut")
 
 
 def test_a_reload_in_the_middle_of_a_hand_restores_the_game(
@@ -283,27 +307,106 @@ def test_a_reload_in_the_middle_of_a_hand_restores_the_game(
     table.shot(tmp_path, "phone-after-reload")
 
 
-def test_an_illegal_move_is_refused_with_the_services_message(
+def test_nothing_the_view_rules_out_is_offered(
     context: BrowserContext, live_service: str, tmp_path: Path
 ) -> None:
     page = context.new_page()
-    start_game(page, play_url(live_service), bot="simple", seed=27)
+    posted: list[str] = []
+    page.on(
+        "request", lambda r: posted.append(r.url) if r.method == "POST" and "/v1/games/" in r.url else None
+    )
+    start_game(
+        page, play_url(live_service), bot="simple", seed=27
+    )  # the bot deals: the upcard is offered to me
     table = Table(page)
     assert table.phase().startswith("upcard")
-    assert not page.locator("#my-hand [data-after]").count()
-    # Discard before drawing, from the keyboard: pick the first card (1), confirm (Enter).
-    page.keyboard.press("1")
-    expect(page.locator("#my-hand [data-key='1']")).to_be_focused()
+    legal = {(a["type"], a.get("source")) for a in table.api_view()["legal_actions"]}
+    assert ("discard", None) not in legal and ("draw", "stock") not in legal
+    hand = page.locator("#my-hand")
+    # No card of the hand is a control (nor draggable) while no discard is legal; the stock is not either.
+    expect(hand.locator("button")).to_have_count(0)
+    expect(hand.locator("[draggable=true]")).to_have_count(0)
+    expect(page.locator("#stock button")).to_have_count(0)
+    expect(page.locator("#pile button#pile-top")).to_have_count(1)  # taking the upcard is legal
+    page.click("#my-hand [data-card='2S']")  # clicking a card does nothing
+    for key in ("1", "Enter", "d", "k", "b", "l"):
+        page.keyboard.press(key)
+    notice = page.locator("#notice")
+    expect(notice).to_contain_text("take the upcard")  # what is on offer, in the game's words
+    expect(notice).not_to_contain_text("upcard_")
+    expect(notice).not_to_contain_text("phase")
+    assert posted == [] and table.version() == 1
+    table.shot(tmp_path, "upcard-offer")
+
+    table.click_action("draw-pile")  # take 8♠
+    discardable = {a["card"] for a in table.api_view()["legal_actions"] if a["type"] == "discard"}
+    assert "8S" not in discardable  # the card just taken from the pile
+    clickable = set(hand.locator("button[data-card]").evaluate_all("els => els.map(e => e.dataset.card)"))
+    assert clickable == discardable
+    expect(hand.locator("[data-card='8S']")).not_to_have_attribute("draggable", "true")
+    expect(page.locator("#stock button")).to_have_count(0)
+    expect(page.locator("#pile button")).to_have_count(0)
+    expect(page.locator("[data-action=knock]")).to_have_count(0)  # deadwood over the knock limit
+    posted.clear()
+    page.click("#my-hand [data-card='8S']")
+    page.keyboard.press("k")  # knocking is not on offer: the page says why, without asking the service
+    expect(notice).to_contain_text("knock limit is 10")
+    page.keyboard.press("d")
+    page.keyboard.press("p")
+    assert posted == []
+    table.shot(tmp_path, "discard-offer")
+
+
+def test_a_refused_move_is_explained_in_the_games_words(
+    context: BrowserContext, live_service: str, tmp_path: Path
+) -> None:
+    page = context.new_page()
+    start_game(page, play_url(live_service), bot="simple", seed=27, knock_limit=60)
+    table = Table(page)
+    table.click_action("draw-pile")
+    page.keyboard.press("k")
+    expect(page.locator("[data-action=knock-confirm]")).to_be_enabled()
+    # An arrangement of my own with a "meld" that is none: 6♣ 8♣.
+    page.click("#my-hand .group.meld button.break")
+    for card in ("6C", "8C"):
+        page.click(f"#my-hand [data-card='{card}']")
+    page.keyboard.press("m")
     with page.expect_response(lambda r: r.url.endswith("/actions") and r.request.method == "POST") as answer:
-        page.keyboard.press("Enter")
-    assert answer.value.status == 409
-    detail = answer.value.json()["detail"]
+        page.click("[data-action=knock-confirm]")
+    assert answer.value.status == 422 and answer.value.json()["code"] == "invalid_meld"
     alert = page.get_by_role("alert")
-    expect(alert).to_be_visible()
-    expect(alert).to_contain_text(detail)
-    expect(alert).to_contain_text("illegal_action")
-    assert table.version() == 1  # nothing changed
-    table.shot(tmp_path, "illegal")
+    expect(alert).to_contain_text("6♣ 8♣ is not a meld")  # the service's reason, cards as cards
+    expect(alert).not_to_contain_text("invalid_meld")
+    expect(alert).not_to_contain_text("6C")
+    expect(alert).not_to_contain_text("null")
+    # The message sits above the table: it does not cover the score bar.
+    assert not boxes_overlap(alert.bounding_box(), page.locator(".scoreboard").bounding_box())
+    table.shot(tmp_path, "refused-meld")
+
+    # Refusals in the service's own terms become sentences; an unknown one a generic sentence.
+    for problem, said in (
+        (
+            {"code": "illegal_action", "detail": "discard is not allowed now (phase: upcard_dealer)"},
+            "not allowed now",
+        ),
+        ({"code": "something_new", "detail": "knock is not allowed now (phase: layoff)"}, "refused"),
+    ):
+        body = json.dumps({"status": 409, **problem})
+        page.route(
+            "**/actions",
+            lambda route, _request, body=body: route.fulfill(
+                status=409, content_type="application/problem+json", body=body
+            ),
+            times=1,
+        )
+        page.keyboard.press("r")  # back to the best arrangement, which the (faked) service refuses
+        page.click("[data-action=knock-confirm]")
+        expect(alert).to_contain_text(said)
+        for word in ("phase", "upcard_dealer", "layoff", problem["code"], "("):
+            expect(alert).not_to_contain_text(word)
+        assert not boxes_overlap(alert.bounding_box(), page.locator(".scoreboard").bounding_box())
+    assert table.version() == 2  # nothing changed
+    table.shot(tmp_path, "refused")
 
 
 def test_the_page_never_holds_a_card_the_seat_may_not_see(

@@ -1,7 +1,8 @@
 // The HTTP client of the Gin Rummy service: every call goes through Api.request(), which adds the
 // bearer token, decodes the JSON body and turns an error response (application/problem+json) into an
-// ApiError carrying the status and the problem. A network failure (the service is down, or the browser
-// refused a cross-origin answer: CORS) becomes a NetworkError. The page talks to the service only here.
+// ApiError carrying the status and the problem. A network failure (the service is down, this device is
+// offline, or the browser refused a cross-origin answer: CORS) becomes a NetworkError. The page talks to the
+// service only here; words.js says what went wrong in a player's words.
 
 export class ApiError extends Error {
   constructor(status, problem) {
@@ -14,7 +15,15 @@ export class ApiError extends Error {
   }
 }
 
-export class NetworkError extends Error {}
+/** The service could not be reached (`server`): down, this device offline, or, for a service of another
+ * origin (`crossOrigin`), an answer the browser refused because the service does not allow this origin. */
+export class NetworkError extends Error {
+  constructor(message, { server = null, crossOrigin = false } = {}) {
+    super(message);
+    this.server = server;
+    this.crossOrigin = crossOrigin;
+  }
+}
 
 /** A fresh Idempotency-Key (crypto.randomUUID exists only in secure contexts). */
 export function newKey() {
@@ -41,14 +50,23 @@ export function cursorAfter(a, b) {
 
 const ACTION_RETRIES = 2; // network errors only; the Idempotency-Key makes a retry safe
 
+/** Whether `server` is of another origin than this page (only then can CORS refuse its answers). */
+function crossOrigin(server) {
+  try {
+    return new URL(server).origin !== location.origin;
+  } catch {
+    return true;
+  }
+}
+
 /** fetch() as every call of this page makes it (no cookies, no referrer, no cache); a network failure
  * becomes a NetworkError saying `unreachable`. */
-async function send(url, init, unreachable) {
+async function send(url, init, unreachable, server) {
   try {
     return await fetch(url, { ...init, cache: "no-store", credentials: "omit", referrerPolicy: "no-referrer" });
   } catch (err) {
     if (err.name === "AbortError") throw err;
-    throw new NetworkError(unreachable);
+    throw new NetworkError(unreachable, { server, crossOrigin: crossOrigin(server) });
   }
 }
 
@@ -64,7 +82,8 @@ export class Api {
     const response = await send(
       this.server + path,
       { method, headers: all, body: body === undefined ? undefined : JSON.stringify(body), signal },
-      `cannot reach the service at ${this.server} (it is down, or it does not allow this page's origin: CORS)`,
+      `cannot reach the service at ${this.server}`,
+      this.server,
     );
     let data = null;
     const text = await response.text();
@@ -203,6 +222,7 @@ export class Api {
       url,
       { headers: { Accept: "application/x-ndjson", Authorization: `Bearer ${token}` }, signal },
       `the event stream of ${this.server} cannot be reached`,
+      this.server,
     );
     if (response.status >= 400) {
       let problem = {};
@@ -214,7 +234,7 @@ export class Api {
       throw new ApiError(response.status, problem);
     }
     if (!response.body || !(response.headers.get("Content-Type") || "").includes("ndjson")) {
-      throw new NetworkError("no event stream here");
+      throw new NetworkError("no event stream here", { server: this.server });
     }
     onOpen?.();
     const reader = response.body.getReader();
@@ -226,7 +246,7 @@ export class Api {
         chunk = await reader.read();
       } catch (err) {
         if (err.name === "AbortError") throw err;
-        throw new NetworkError("the event stream broke off");
+        throw new NetworkError("the event stream broke off", { server: this.server });
       }
       if (chunk.done) break;
       buffer += decoder.decode(chunk.value, { stream: true });

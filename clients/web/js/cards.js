@@ -1,5 +1,5 @@
-// Card notation only (the service knows the rules): "7H" ↔ "7 of hearts", glyphs, colours, and the
-// card elements the table is drawn with. Every face-up card element carries data-card="7H".
+// Card notation only (the service knows the rules): "7H" ↔ "7 of hearts", glyphs, colours, a card's
+// points, and the card elements the table is drawn with. Every face-up card element carries data-card="7H".
 
 import { h } from "./dom.js";
 
@@ -24,6 +24,12 @@ export function cardName(card) {
 /** "7♥": a card in running text. */
 export function cardText(card) {
   return rankText(card) + (GLYPHS[card[1]] || card[1]);
+}
+
+/** What a card counts as deadwood: ace 1, 2 to 10 their number, jack, queen and king 10 (RULES.md). */
+export function cardPoints(card) {
+  if (card[0] === "A") return 1;
+  return "TJQK".includes(card[0]) ? 10 : Number(card[0]);
 }
 
 export function isRed(card) {

@@ -30,6 +30,13 @@ function append(el, children) {
   }
 }
 
+/** el.append(...children), but a null, undefined or false child is skipped (Element.append would write it
+ * as the text "null") and arrays are flattened. */
+export function add(el, ...children) {
+  append(el, children);
+  return el;
+}
+
 export function clear(el) {
   while (el.firstChild) el.removeChild(el.firstChild);
   return el;

@@ -7,23 +7,27 @@
 // (?after=<cursor>&wait=25) takes over. After the opponent moved the page GETs the view again.
 //
 // Whose move it is comes from the view's your_move: legal_actions also lists what ends the match (resign,
-// abort) and, once it is over, the rematch, which are never a move of the play. The clocks tick here
-// between two views (each view re-syncs them); a running clock that reaches zero fetches the view (the
-// service then records the loss on time), and the waiting seat may claim a game its opponent left.
+// abort) and, once it is over, the rematch, which are never a move of the play. Nothing legal_actions
+// rules out is sent: a key or a click the view does not offer gets a word on what is on offer instead.
+// The clocks tick here between two views (each view re-syncs them); a running clock that reaches zero
+// fetches the view (the service then records the loss on time), and the waiting seat may claim a game its
+// opponent left: the view does not say how long the opponent has been idle, so "Claim victory" is offered
+// whenever it is a human opponent's move, and the service's 409 too_early (seconds_left) sets a countdown.
 
 import { Api, ApiError, NetworkError, cursorAfter, sleep } from "./api.js";
 import { banner, fly } from "./animate.js";
-import { CARD_KEYS, cardBack, cardFace, cardName } from "./cards.js";
+import { CARD_KEYS, cardBack, cardFace, cardName, cardText } from "./cards.js";
 import { KnockEditor, LayoffEditor } from "./editor.js";
 import { verifyShuffle } from "./fairness.js";
 import { loadSeat, saveSeat } from "./storage.js";
-import { paintClocks, renderGame } from "./table.js";
+import { CONNECTION_WORDS, paintClaim, paintClocks, renderGame } from "./table.js";
+import { problemText } from "./words.js";
 
 const STREAM_WAIT = 120; // seconds one NDJSON stream stays open before the page reconnects
 const POLL_WAIT = 25; // seconds of one long poll
 const MOVE_TYPES = new Set(["draw", "pass", "discard", "knock", "layoff"]);
 const NOT_PLAY = new Set(["resign", "abort", "rematch"]); // legal, but not a move of the play
-const CLAIM_OFFER_AFTER = 60; // seconds a human opponent without a clock idles before "Claim victory" shows
+const ACTION_KEYS = ["source", "card", "discard"]; // what tells two moves of one type apart (not melds)
 const TICK = 100; // ms between two paints of a running clock
 
 export class GameController {
@@ -56,8 +60,8 @@ export class GameController {
     this.spoken = null; // what a screen reader was last told: {hand, moves, turn, result}
     this.confirming = null; // "resign" or "abort" while the page asks whether to
     this.clockAt = performance.now(); // when the view's clock was read
-    this.versionAt = performance.now(); // when the game last changed (the opponent's idle time)
     this.claim = null; // what the waiting seat may claim now: "time", "idle" or null
+    this.claimWait = null; // {version, until}: the service said "too early" for the game at that version
     this.rematchWatched = false; // saw the match over without a rematch: open it when it starts
     this.stopped = false;
     this.onKey = (event) => this.keydown(event);
@@ -147,6 +151,7 @@ export class GameController {
   // --- the view -----------------------------------------------------------------------------------------
   async refresh() {
     const view = await this.api.view(this.entry.gameId, this.entry.token);
+    this.ui.clearError("network"); // the service answers again: a message that it did not is stale
     this.setView(view, { full: true });
     return view;
   }
@@ -157,7 +162,7 @@ export class GameController {
     const before = this.view;
     this.view = view;
     this.clockAt = performance.now(); // every view re-syncs the clocks
-    if (!before || before.version !== view.version) this.versionAt = this.clockAt;
+    if (this.claimWait && this.claimWait.version !== view.version) this.claimWait = null; // a new wait
     this.claim = this.claimable();
     if (full) {
       this.bumpCursor(`${view.version}-999999`);
@@ -301,7 +306,13 @@ export class GameController {
     return this.legal.find((a) => Object.entries(wanted).every(([k, v]) => a[k] === v));
   }
 
-  /** Send a move. One not on offer is sent too: the service, which knows the rules, says why not. */
+  /** Whether the view offers this move (a knock or a lay-off with the player's own melds is the move of
+   * its type, card or source: the service checks the melds). */
+  offered(action) {
+    return this.legal.some((a) => a.type === action.type && ACTION_KEYS.every((k) => (a[k] ?? null) === (action[k] ?? null)));
+  }
+
+  /** Send a move the view offers; for any other, say what is on offer (nothing is sent). */
   async act(action) {
     if (this.posting || !this.view) return;
     if (!this.yourMove && !this.view.result) {
@@ -314,7 +325,56 @@ export class GameController {
       );
       return;
     }
+    if (!this.offered(action)) {
+      this.ui.notice(this.whyNot(action));
+      return;
+    }
     await this.post(() => this.api.act(this.entry.gameId, this.entry.token, action, this.view.version));
+  }
+
+  /** What the view offers now, in words: "take the upcard 8♠ or pass". */
+  onOffer() {
+    const top = (this.view.discard_pile || []).slice(-1)[0];
+    const upcard = (this.view.phase || "").startsWith("upcard");
+    const words = [];
+    const add = (text) => words.includes(text) || words.push(text);
+    for (const a of this.legal) {
+      if (a.type === "draw" && a.source === "stock") add("draw from the stock");
+      else if (a.type === "draw" && top) add(upcard ? `take the upcard ${cardText(top)}` : `take ${cardText(top)} from the pile`);
+      else if (a.type === "pass") add("pass");
+      else if (a.type === "discard") add("discard a card");
+      else if (a.type === "knock" && a.discard) add("knock");
+      else if (a.type === "knock") add("go big gin");
+      else if (a.type === "layoff") add("lay down your cards");
+      else if (a.type === "deal") add("deal the next hand");
+    }
+    if (!words.length) return "";
+    return words.length === 1 ? words[0] : `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
+  }
+
+  /** Why a move is not on offer, in the game's words, from what the view says (no rule of its own). */
+  whyNot(action) {
+    const offer = this.onOffer();
+    const now = offer ? `Not now: you can ${offer}.` : "There is nothing to do now.";
+    const discarding = this.legal.some((a) => a.type === "discard" || a.type === "knock");
+    const after = (this.view.hand?.discards || []).map((d) => d.deadwood);
+    const best = after.length ? Math.min(...after) : null;
+    if (action.type === "knock" && discarding && best !== null) {
+      if (action.discard === null && !action.gin) return "No big gin: not all eleven of your cards are in melds.";
+      if (action.gin) return `No gin: the best discard leaves you ${best} deadwood.`;
+      const limit = this.view.knock_limit;
+      return limit
+        ? `You cannot knock: the best discard leaves you ${best} deadwood, and the knock limit is ${limit}.`
+        : `Only gin ends a hand in this game: the best discard leaves you ${best} deadwood.`;
+    }
+    if (action.type === "discard" && action.card && this.legal.some((a) => a.type === "discard")) {
+      const last = this.log[this.log.length - 1];
+      const taken = last && last.seat === this.seat && last.type === "draw" && last.source === "discard" && last.card === action.card;
+      return taken
+        ? `You took ${cardText(action.card)} from the pile this turn: discard another card.`
+        : `${cardText(action.card)} cannot be discarded now.`;
+    }
+    return now;
   }
 
   async undo() {
@@ -360,23 +420,20 @@ export class GameController {
     return true;
   }
 
+  /** Say what went wrong, in a player's words (words.js). A lost connection's message goes by itself once
+   * the service answers again. */
   fail(err) {
     if (err && err.name === "AbortError") return;
-    if (err instanceof ApiError) {
-      let text = `${err.detail} (${err.code})`;
-      if (err.status === 401 || err.status === 403) text += " — this browser's seat for this game is not valid.";
-      if (err.code === "game_not_found") text += " — the game is over and gone, or it expired.";
-      this.ui.showError(text);
-    } else if (err instanceof NetworkError) {
-      this.ui.showError(err.message);
-    } else {
-      console.error(err);
-      this.ui.showError(String(err && err.message ? err.message : err));
-    }
+    this.ui.showError(problemText(err), { kind: err instanceof NetworkError ? "network" : "error" });
   }
 
   async askHint() {
     if (!this.view) return;
+    if (this.view.rated || !this.yourMove || this.view.result) {
+      // Not on offer (the Hint button is not shown either): say why rather than ask.
+      this.ui.notice(this.view.rated ? "A rated game has no hints." : this.view.result ? "The hand is over." : `It is ${this.opponentName()}'s turn: a hint is for your move.`);
+      return;
+    }
     try {
       this.hint = await this.api.hint(this.entry.gameId, this.entry.token);
       this.ui.clearError();
@@ -429,7 +486,8 @@ export class GameController {
   }
 
   /** What the waiting seat may claim: "time" (the opponent's clock ran out), "idle" (no clock, the human
-   * opponent has not moved for a while: the service says whether it is long enough), or null. */
+   * opponent's move: the service alone knows for how long it has idled, and says whether it is enough),
+   * or null. */
   claimable() {
     const view = this.view;
     if (!view || this.matchOver || view.waiting_for_opponent || typeof view.turn !== "number") return null;
@@ -440,7 +498,7 @@ export class GameController {
       const clock = this.clockNow();
       return clock && clock.running === opponent && clock.move === 0 ? "time" : null;
     }
-    return (performance.now() - this.versionAt) / 1000 >= CLAIM_OFFER_AFTER ? "idle" : null;
+    return "idle";
   }
 
   async claimVictory() {
@@ -448,8 +506,9 @@ export class GameController {
     await this.post(() => this.api.claimVictory(this.entry.gameId, this.entry.token), (err) => {
       if (!(err instanceof ApiError)) return false;
       if (err.code === "too_early") {
-        const left = Number(err.problem.seconds_left) || 0;
-        const wait = left >= 90 ? `${Math.ceil(left / 60)} minutes` : `${Math.max(1, Math.ceil(left))} seconds`;
+        const left = Math.max(1, Number(err.problem.seconds_left) || 0);
+        const wait = left >= 90 ? `${Math.ceil(left / 60)} minutes` : `${Math.ceil(left)} seconds`;
+        this.claimWait = { version: this.view.version, until: performance.now() + left * 1000 };
         this.ui.notice(`${this.opponentName()} may still come back: you can claim the game in about ${wait}.`);
         return true;
       }
@@ -501,15 +560,29 @@ export class GameController {
       this.claim = claim;
       this.render();
     }
+    if (this.claimWait) {
+      if (this.claimSecondsLeft() === 0) {
+        this.claimWait = null; // the service's wait is over: the button may be pressed again
+        this.render();
+      } else {
+        paintClaim(this);
+      }
+    }
+  }
+
+  /** Whole seconds before the service lets this seat claim the game (after its "too early"), or null. */
+  claimSecondsLeft() {
+    if (!this.claimWait) return null;
+    return Math.max(0, Math.ceil((this.claimWait.until - performance.now()) / 1000));
   }
 
   // --- knock and lay-off editors ------------------------------------------------------------------------
   async openKnock({ gin = false } = {}) {
     const editor = new KnockEditor(this.view, { gin });
     if (!editor.discard) {
-      // Nothing on offer: ask the service anyway, it explains (e.g. "deadwood 23 is over the knock limit").
-      const card = (this.view.hand?.discards || [])[0]?.card || (this.view.hand?.cards || [])[0];
-      if (card) await this.act({ type: "knock", discard: card });
+      // Not on offer: say why, from the view's figures (e.g. the best discard leaves 23, the limit is 10).
+      if (!this.yourMove) this.act({ type: "knock" }); // says whose turn it is
+      else this.ui.notice(this.whyNot({ type: "knock", discard: "", gin }));
       return;
     }
     this.mode = "knock";
@@ -629,7 +702,10 @@ export class GameController {
         if (this.streaming) {
           let got = 0;
           await this.api.stream(this.entry.gameId, this.entry.token, this.cursor, STREAM_WAIT, this.streamAbort.signal, {
-            onOpen: () => this.setConnection("live"),
+            onOpen: () => {
+              this.setConnection("live");
+              this.ui.clearError("network");
+            },
             onEvent: (e) => {
               got++;
               this.onEvent(e);
@@ -641,6 +717,7 @@ export class GameController {
         } else {
           const page = await this.api.poll(this.entry.gameId, this.entry.token, this.cursor, POLL_WAIT, this.streamAbort.signal);
           this.setConnection("live");
+          this.ui.clearError("network");
           for (const e of page.events || []) this.onEvent(e);
           if (page.truncated) await this.refresh(); // older events were trimmed: the view has them all
         }
@@ -671,7 +748,7 @@ export class GameController {
     const dot = this.ui.root.querySelector("#connection");
     if (dot) {
       dot.dataset.state = state;
-      dot.textContent = { live: "live", reconnecting: "reconnecting…", connecting: "connecting…", closed: "offline" }[state];
+      dot.textContent = CONNECTION_WORDS[state];
     }
   }
 
@@ -771,7 +848,8 @@ export class GameController {
       const card = this.root().querySelector(`#my-hand [data-key="${CSS.escape(key)}"]`);
       if (card) {
         if (this.editor) this.editorToggle(card.dataset.card);
-        else card.focus();
+        else if (card.tagName === "BUTTON") card.focus(); // a card that may be discarded now
+        else this.act({ type: "discard", card: card.dataset.card }); // says why not
         event.preventDefault();
       }
       return;
@@ -846,7 +924,10 @@ export class GameController {
     this.helpOpen = open;
     const dialog = this.ui.root.querySelector("#help");
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      dialog.scrollTop = 0; // from its top, whatever had the focus
+    }
     if (!open && dialog.open) dialog.close();
   }
 

@@ -344,8 +344,9 @@ export function peoplePanels(ctx) {
       const me = storage.loadPlayer(ctx.server)?.name;
       clear(board).append(rows.length
         ? h("table", { class: "sheet" },
-          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Rating"), h("th", { scope: "col" }, "Games"))),
-          h("tbody", {}, rows.map((r) => h("tr", { class: r.name === me ? "me" : "" }, h("td", {}, r.rank), h("th", { scope: "row" }, r.name), h("td", {}, `${r.rating}${r.provisional ? "?" : ""}`), h("td", {}, r.games)))))
+          // Each column aligned one way, its header with it: figures right, names left.
+          h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "num" }, "#"), h("th", { scope: "col", class: "text" }, "Player"), h("th", { scope: "col", class: "num" }, "Rating"), h("th", { scope: "col", class: "num" }, "Games"))),
+          h("tbody", {}, rows.map((r) => h("tr", { class: r.name === me ? "me" : "" }, h("td", { class: "num" }, r.rank), h("th", { scope: "row", class: "text" }, r.name), h("td", { class: "num" }, `${r.rating}${r.provisional ? "?" : ""}`), h("td", { class: "num" }, r.games)))))
         : h("p", { class: "note" }, "No rated game of these rules yet."));
     } catch (err) {
       clear(board).append(h("p", { class: "note" }, `The leaderboard cannot be read: ${ctx.explain(err)}`));

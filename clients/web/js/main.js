@@ -6,12 +6,13 @@
 //   ?server=http://host:port                 talk to that service (remembered), e.g. from a static host
 // The start page's player, lobby and quick match are in lobby.js.
 
-import { Api, ApiError } from "./api.js";
+import { Api, ApiError, NetworkError } from "./api.js";
 import { cardInline } from "./cards.js";
-import { clear, h } from "./dom.js";
+import { add, clear, h } from "./dom.js";
 import { GameController } from "./game.js";
-import { CLOCK_CHOICES, peoplePanels } from "./lobby.js";
+import { CLOCK_CHOICES, clockWords, peoplePanels } from "./lobby.js";
 import * as storage from "./storage.js";
+import { networkText, problemText } from "./words.js";
 
 const app = document.getElementById("app");
 const alertBox = document.getElementById("alert");
@@ -67,19 +68,24 @@ const server = chooseServer();
 const api = new Api(server);
 
 // --- messages ------------------------------------------------------------------------------------------------
-function showError(text, ...extra) {
-  alertBox.textContent = "";
-  alertBox.append(
+// The alert sits above the page (in its flow: it pushes the page down rather than covering the score bar);
+// notices are short-lived and float at the bottom. An alert of `kind` "network" (the service could not be
+// reached) goes by itself once a request succeeds: clearError("network").
+function showError(text, { actions = null, kind = "error" } = {}) {
+  add(clear(alertBox),
     h("span", { class: "text", id: "alert-text" }, text),
-    ...extra,
-    h("button", { type: "button", class: "close", "aria-label": "Dismiss", onclick: clearError }, "×"),
-  );
+    actions,
+    h("button", { type: "button", class: "close", "aria-label": "Dismiss", onclick: () => clearError() }, "×"));
+  alertBox.dataset.kind = kind;
   alertBox.hidden = false;
 }
 
-function clearError() {
+/** Hide the alert (only if it is of `kind`, when one is given). */
+function clearError(kind) {
+  if (kind && alertBox.dataset.kind !== kind) return;
   alertBox.hidden = true;
-  alertBox.textContent = "";
+  delete alertBox.dataset.kind;
+  clear(alertBox);
 }
 
 function notice(text) {
@@ -99,10 +105,7 @@ function announce(text) {
   while (announceBox.childElementCount > 6) announceBox.firstElementChild.remove();
 }
 
-function explain(err) {
-  if (err instanceof ApiError) return `${err.detail} (${err.code})`;
-  return err && err.message ? err.message : String(err);
-}
+const explain = problemText;
 
 function inviteLink(entry) {
   const url = new URL(location.href);
@@ -172,7 +175,9 @@ function openGame(gameId, seat) {
 }
 
 // --- joining -------------------------------------------------------------------------------------------------
-function showJoin(text) {
+// Before the Join button, the page looks at the game as anyone may (GET /v1/games/{id} without a token: the
+// spectator view): who invites, with which rules, and whether seat 1 is still free.
+async function showJoin(text) {
   const dot = text.indexOf(".");
   const gameId = dot > 0 ? text.slice(0, dot) : "";
   const invitation = dot > 0 ? text.slice(dot + 1) : "";
@@ -187,21 +192,87 @@ function showJoin(text) {
     return;
   }
   document.title = "Gin Rummy — invitation";
+  const here = location.href;
+  const panel = h("section", { class: "panel join", "aria-live": "polite" }, h("h2", {}, "An invitation to a game of Gin Rummy"), h("p", { class: "note" }, "Looking at the game…"));
+  clear(app).append(h("section", { class: "lobby" }, brand(), panel));
+  let game = null;
+  try {
+    game = await api.view(gameId);
+  } catch (err) {
+    if (location.href !== here) return;
+    if (err instanceof ApiError && err.code === "game_not_found") {
+      clear(panel).append(h("h2", {}, "This invitation has expired"), h("p", {}, "The game it was for does not exist any more."), toStart());
+      return;
+    }
+    // The game cannot be looked at just now: offer the seat anyway (joining says what is wrong, if anything).
+  }
+  if (location.href !== here) return; // the player went elsewhere meanwhile
+  const seats = game?.players || [];
+  const host = seats.find((p) => p && p.seat === 0)?.name || "Your friend";
+  const guest = seats.find((p) => p && p.seat === 1)?.name;
+  if (game && !game.waiting_for_opponent) {
+    clear(panel).append(
+      h("h2", {}, `${host}'s game`),
+      h("p", {}, `This invitation has been used: the other seat at ${host}'s table is taken${guest ? ` (${guest} joined)` : ""}. An invitation works once; ask ${host} for a new game.`),
+      toStart(),
+    );
+    return;
+  }
+  if (storage.loadSeat(gameId, 0)) {
+    // The host opened their own link (to check it): it is for the friend.
+    clear(panel).append(
+      h("h2", {}, "Your own invitation"),
+      h("p", {}, "This is the link to send to the person you invite: opening it takes the other seat of your game."),
+      h("div", { class: "buttons" }, h("button", { type: "button", class: "btn primary", "data-action": "resume", onclick: () => go(gameId, 0) }, "Back to the game")),
+    );
+    return;
+  }
+  if (game && (game.phase === "match_over" || game.scores?.match_over)) {
+    clear(panel).append(h("h2", {}, `${host}'s game`), h("p", {}, `This game is over: ${host} ended it before anyone joined.`), toStart());
+    return;
+  }
+  drawJoinForm(panel, { gameId, invitation, host, game });
+}
+
+function toStart() {
+  return h("div", { class: "buttons" }, h("button", { type: "button", class: "btn primary", "data-action": "to-start", onclick: () => ui.leave() }, "To the start page"));
+}
+
+function drawJoinForm(panel, { gameId, invitation, host, game }) {
   const player = storage.loadPlayer(server); // joins as that player (a rated game needs one)
-  const name = h("input", { id: "join-name", name: "name", maxlength: "40", autocomplete: "nickname", value: player?.name || storage.playerName() });
+  const name = h("input", { id: "join-name", name: "name", maxlength: "40", autocomplete: "nickname", value: player?.name || storage.playerName(), "aria-describedby": "join-name-error" });
+  const nameError = h("p", { id: "join-name-error", class: "field-error", hidden: true });
+  const facts = [];
+  if (game) {
+    const rules = game.rules || {};
+    if (rules.target) facts.push(`game to ${rules.target}`);
+    facts.push(rules.knock_limit ? `knock at ≤ ${rules.knock_limit}` : "gin only");
+    facts.push(clockWords(game.clock));
+    if (game.rated) facts.push("rated");
+  }
   const form = h(
     "form",
     {
-      class: "panel join",
+      novalidate: true,
       onsubmit: async (event) => {
         event.preventDefault();
+        const chosen = name.value.trim();
+        if (!chosen) {
+          nameError.textContent = `Choose a name: it is the one ${host === "Your friend" ? "your opponent" : host} sees at the table.`;
+          nameError.hidden = false;
+          name.setAttribute("aria-invalid", "true");
+          name.focus();
+          return;
+        }
+        nameError.hidden = true;
+        name.removeAttribute("aria-invalid");
         const submit = form.querySelector("button[type=submit]");
         submit.disabled = true;
         clearError();
-        storage.rememberName(name.value.trim());
+        storage.rememberName(chosen);
         try {
-          const joined = await api.join(gameId, invitation, name.value.trim() || undefined, player?.token);
-          storage.saveSeat({ gameId: joined.game_id || gameId, seat: joined.seat, token: joined.token, server, name: name.value.trim(), player: player?.name, opponent: "human", commitments: {}, verified: {} });
+          const joined = await api.join(gameId, invitation, chosen, player?.token);
+          storage.saveSeat({ gameId: joined.game_id || gameId, seat: joined.seat, token: joined.token, server, name: chosen, player: player?.name, opponent: "human", commitments: {}, verified: {} });
           go(joined.game_id || gameId, joined.seat);
         } catch (err) {
           submit.disabled = false;
@@ -209,13 +280,18 @@ function showJoin(text) {
         }
       },
     },
-    h("h2", {}, "You are invited to a game of Gin Rummy"),
-    h("p", {}, "Your friend is waiting at the table. Choose a name and take your seat."),
-    player ? h("p", { class: "note" }, `You join as the player ${player.name}.`) : null,
     h("label", { class: "field" }, "Your name", name),
+    nameError,
     h("div", { class: "buttons" }, h("button", { type: "submit", class: "btn primary", "data-action": "join" }, "Join the game")),
   );
-  clear(app).append(h("section", { class: "lobby" }, brand(), form));
+  add(clear(panel),
+    h("h2", {}, game ? `${host} invites you to a game of Gin Rummy` : "You are invited to a game of Gin Rummy"),
+    h("p", {}, game ? `${host} is waiting at the table. Choose a name and take your seat.` : "Choose a name and take your seat."),
+    facts.length ? h("p", { class: "note" }, facts.join(" · ")) : null,
+    player ? h("p", { class: "note" }, `You join as the player ${player.name}.`) : null,
+    game?.rated && !player ? h("p", { class: "note" }, "This game is rated: log in on the start page first, then open the link again.") : null,
+    form,
+  );
   name.focus();
 }
 
@@ -377,7 +453,8 @@ async function showLobby() {
     const back = server !== own && location.protocol.startsWith("http")
       ? h("button", { type: "button", class: "btn", "data-action": "own-server", onclick: () => { storage.forgetServer(); switchServer(own); } }, `Use ${own}`)
       : null;
-    showError(`The service at ${server} does not answer: ${explain(err)}`, back ? h("span", { class: "alert-actions" }, back) : null);
+    const why = err instanceof NetworkError ? networkText(err) : `The service at ${server} does not answer: ${explain(err)}`;
+    showError(why, { actions: back ? h("span", { class: "alert-actions" }, back) : null });
   }
   if (serverRefused) {
     showError(`"?server=${serverRefused}" is not a service URL (it must start with http:// or https://): using ${server}.`);
@@ -424,12 +501,12 @@ function analyzePanel() {
           .map(([key, label]) => `${label}: ${a[key] ? "yes" : "no"}`)
           .join(" · ");
         const discards = [...(a.discards || [])].sort((x, y) => x.deadwood - y.deadwood).slice(0, 5);
-        clear(out).append(
+        // Through h(), which skips a missing part: Element.append would write a null as the text "null".
+        clear(out).append(h("div", {},
           row("Melds:", melds),
           row(`Deadwood ${a.deadwood}:`, (a.deadwood_cards || []).map((c, i) => [i ? " " : "", cardInline(c)])),
           discards.length ? row("Best discards:", discards.map((d, i) => [i ? ", " : "", cardInline(d.card), ` → ${d.deadwood}`])) : null,
-          verdicts ? h("p", {}, verdicts) : null,
-        );
+          verdicts ? h("p", {}, verdicts) : null));
       } catch (err) {
         clear(out);
         showError(`Cannot analyze: ${explain(err)}`);

@@ -3,8 +3,8 @@
 // knock or lay-offs, the end of a hand and of a game, the clocks, resigning, aborting, claiming, the end of
 // the match and its rematch. Everything drawn comes from the service's answers.
 
-import { CARD_KEYS, cardBack, cardFace, cardInline, cardName, cardText } from "./cards.js";
-import { clear, h } from "./dom.js";
+import { CARD_KEYS, cardBack, cardFace, cardInline, cardName, cardPoints, cardText } from "./cards.js";
+import { add, clear, h } from "./dom.js";
 import { clockWords } from "./lobby.js";
 
 const END_TEXT = {
@@ -51,6 +51,17 @@ function withCards(parts) {
   return parts.map((p) => (typeof p === "string" && /^[A2-9TJQK][CDHS]$/.test(p) ? cardInline(p) : p));
 }
 
+/** Whether the device has no fine pointer (a finger only): words then speak of tapping, not of keys. Some
+ * phones report hover, so "(hover: none)" alone does not tell; the CSS hides the key letters likewise. */
+export function touchOnly() {
+  return Boolean(window.matchMedia) && !window.matchMedia("(any-pointer: fine)").matches;
+}
+
+/** " (D)" after an action's words, on a device with a keyboard. */
+function keyHint(letter) {
+  return touchOnly() ? "" : ` (${letter})`;
+}
+
 function button(label, action, onclick, { key, primary = false, title, disabled = false } = {}) {
   return h(
     "button",
@@ -91,7 +102,7 @@ export function renderGame(ctrl) {
     return;
   }
   const felt = h("section", { id: "felt", class: "felt", "aria-label": "Card table" });
-  felt.append(opponentArea(ctrl, names));
+  felt.append(handInfo(ctrl, names, "on-felt"), opponentArea(ctrl, names));
   if (view.waiting_for_opponent && !ctrl.matchOver) {
     felt.append(invitePanel(ctrl));
   } else if (view.result) {
@@ -106,7 +117,7 @@ export function renderGame(ctrl) {
   }
   const board = h("div", { class: "board" }, felt, sidePanel(ctrl, names));
   screen.append(board, helpDialog(ctrl));
-  if (ctrl.confirming) screen.append(confirmDialog(ctrl, names)); // (Element.append writes a null as "null")
+  if (ctrl.confirming) screen.append(confirmDialog(ctrl, names));
   clear(root).append(screen);
   if (ctrl.helpOpen) screen.querySelector("#help").showModal();
   if (ctrl.confirming) screen.querySelector("#confirm").showModal();
@@ -121,25 +132,34 @@ function topbar(ctrl, names) {
   const view = ctrl.view;
   const bar = h("header", { class: "topbar" });
   bar.append(
-    h("button", { type: "button", class: "brand", "aria-label": "Gin Rummy: back to the start page (the game is kept)", title: "Back to the start page (the game is kept)", onclick: () => ctrl.ui.leave() }, h("span", { "aria-hidden": "true" }, "♠ "), "Gin Rummy"),
+    h("button", { type: "button", class: "brand", "aria-label": "Gin Rummy: back to the start page (the game is kept)", title: "Back to the start page (the game is kept)", onclick: () => ctrl.ui.leave() }, h("span", { "aria-hidden": "true" }, "♠ "), h("span", { class: "word" }, "Gin Rummy")),
   );
   if (view) {
     bar.append(scoreboard(view, names));
     const clocks = clocksBox(ctrl, names);
     if (clocks) bar.append(clocks);
-    const info = [`Hand ${view.hand_number}`];
-    if (typeof view.dealer === "number") info.push(view.dealer === ctrl.seat ? "you dealt" : `${names[view.dealer]} dealt`);
-    info.push(view.knock_limit ? `knock at ≤ ${view.knock_limit}` : "gin only");
-    if (view.spades_double) info.push("spades double");
-    if (view.rated) info.push("rated");
-    bar.append(h("span", { class: "hand-info" }, info.map((bit, i) => [i ? " · " : "", h("span", { class: "bit" }, bit)])));
+    bar.append(handInfo(ctrl, names, "in-header"));
   }
   bar.append(
     h("span", { id: "connection", class: "connection", "data-state": ctrl.connection, title: "The live feed of the opponent's moves" },
-      { live: "live", reconnecting: "reconnecting…", connecting: "connecting…", closed: "offline" }[ctrl.connection]),
+      CONNECTION_WORDS[ctrl.connection]),
     h("button", { type: "button", class: "icon", "aria-label": "Keyboard help", title: "Keyboard help (?)", "data-action": "help", onclick: () => ctrl.toggleHelp(true) }, "?"),
   );
   return bar;
+}
+
+export const CONNECTION_WORDS = { live: "live", reconnecting: "reconnecting…", connecting: "connecting…", closed: "offline" };
+
+/** The hand's facts: its number, the dealer, the knock limit. In the header; on a phone, where the header
+ * keeps two rows (the scores, then the clocks), on the felt instead (CSS shows one of the two). */
+function handInfo(ctrl, names, where) {
+  const view = ctrl.view;
+  const info = [`Hand ${view.hand_number}`];
+  if (typeof view.dealer === "number") info.push(view.dealer === ctrl.seat ? "you dealt" : `${names[view.dealer]} dealt`);
+  info.push(view.knock_limit ? `knock at ≤ ${view.knock_limit}` : "gin only");
+  if (view.spades_double) info.push("spades double");
+  if (view.rated) info.push("rated");
+  return h(where === "in-header" ? "span" : "p", { class: `hand-info ${where}` }, info.map((bit, i) => [i ? " · " : "", h("span", { class: "bit" }, bit)]));
 }
 
 function scoreboard(view, names) {
@@ -202,17 +222,25 @@ function centerArea(ctrl, names) {
   const takePile = ctrl.find({ type: "draw", source: "discard" });
   const hinted = ctrl.hint?.action || {};
 
+  if (view.knock) {
+    // The knocker has laid down: no more draws, and the room goes to the melds to lay off onto.
+    center.append(knockArea(ctrl, names));
+    return center;
+  }
+  // The stock and the pile's top card are controls only while the view offers that draw.
   const stock = h("div", { id: "stock", class: "stock" });
-  const stockLabel = `Stock: ${view.stock_size} cards` + (drawStock ? " — draw the top card (D)" : "");
-  const stockCard = h("button", {
-    type: "button",
-    class: `card back big ${drawStock ? "playable" : ""} ${hinted.type === "draw" && hinted.source === "stock" ? "hinted" : ""}`,
-    "aria-label": stockLabel,
-    title: stockLabel,
-    "data-action": "draw-stock",
-    "data-focus": "stock",
-    onclick: () => ctrl.act(drawStock || { type: "draw", source: "stock" }),
-  });
+  const stockLabel = `Stock: ${view.stock_size} cards` + (drawStock ? ` — draw the top card${keyHint("D")}` : "");
+  const stockCard = drawStock
+    ? h("button", {
+      type: "button",
+      class: `card back big playable ${hinted.type === "draw" && hinted.source === "stock" ? "hinted" : ""}`,
+      "aria-label": stockLabel,
+      title: stockLabel,
+      "data-action": "draw-stock",
+      "data-focus": "stock",
+      onclick: () => ctrl.act(drawStock),
+    })
+    : h("div", { class: "card back big", role: "img", "aria-label": stockLabel, title: stockLabel });
   stock.append(stockCard, h("span", { class: "pile-label" }, `Stock ${view.stock_size}`));
 
   const pileCards = view.discard_pile || [];
@@ -222,22 +250,22 @@ function centerArea(ctrl, names) {
   for (const card of under) fan.append(cardFace(card, { extraClass: "under" }));
   const top = pileCards[pileCards.length - 1];
   if (top) {
-    const label = `Discard pile, top: ${cardName(top)}` + (takePile ? ` — take it (P)` : "");
+    const label = `Discard pile, top: ${cardName(top)}` + (takePile ? ` — take it${keyHint("P")}` : "");
     fan.append(
       cardFace(top, {
         label,
         extraClass: `big top ${takePile ? "playable" : ""} ${ctrl.freshDiscard === top ? "fresh" : ""} ${hinted.type === "draw" && hinted.source === "discard" ? "hinted" : ""}`,
-        onclick: () => ctrl.act(takePile || { type: "draw", source: "discard" }),
-        attrs: { id: "pile-top", "data-action": "draw-pile", "data-focus": "pile" },
+        onclick: takePile ? () => ctrl.act(takePile) : null,
+        attrs: takePile ? { id: "pile-top", "data-action": "draw-pile", "data-focus": "pile" } : { id: "pile-top" },
       }),
     );
   } else {
     fan.append(h("div", { class: "card empty big", id: "pile-top", "aria-label": "The discard pile is empty", role: "img" }));
   }
   pile.append(fan, h("span", { class: "pile-label" }, view.phase.startsWith("upcard") ? "Upcard" : `Discard pile ${pileCards.length}`));
-  // Drag a card of the hand onto the pile to discard it.
+  // Drag a card of the hand onto the pile to discard it (only cards the view lets go are draggable).
   pile.addEventListener("dragover", (e) => {
-    if (e.dataTransfer.types.includes("text/x-card")) {
+    if (e.dataTransfer.types.includes("text/x-card") && ctrl.legal.some((a) => a.type === "discard")) {
       e.preventDefault();
       pile.classList.add("drop");
     }
@@ -247,7 +275,8 @@ function centerArea(ctrl, names) {
     e.preventDefault();
     pile.classList.remove("drop");
     const card = e.dataTransfer.getData("text/x-card");
-    if (card) ctrl.act(ctrl.find({ type: "discard", card }) || { type: "discard", card });
+    const discard = card && ctrl.find({ type: "discard", card });
+    if (discard) ctrl.act(discard);
   });
   center.append(stock, pile);
   if (pileCards.length > 1) {
@@ -257,7 +286,6 @@ function centerArea(ctrl, names) {
         h("p", { class: "pile-list" }, [...pileCards].reverse().map((c, i) => [i ? " " : "", cardInline(c)]))),
     );
   }
-  if (view.knock) center.append(knockArea(ctrl, names));
   return center;
 }
 
@@ -315,7 +343,7 @@ function prompt(ctrl, names) {
   if (!ctrl.yourMove) return view.turn === null ? "Waiting for the next deal…" : `Waiting for ${opp}…`;
   const top = (view.discard_pile || []).slice(-1)[0];
   const has = (type, extra = {}) => Boolean(ctrl.find({ type, ...extra }));
-  const touch = window.matchMedia && window.matchMedia("(hover: none)").matches;
+  const touch = touchOnly();
   if (ctrl.mode === "knock") {
     return touch
       ? "Knock: choose the card to discard face down. Keep the best melds, or tap cards and Make meld for your own."
@@ -400,10 +428,22 @@ function actionBar(ctrl) {
   if (ctrl.againstBot && !view.rated) bar.append(button("Undo", "undo", () => ctrl.undo(), { key: "u", title: "Take back your last move (U)" }));
   if (ctrl.claim) {
     const opp = ctrl.opponentName();
-    const why = ctrl.claim === "time" ? `${opp}'s time is up` : `${opp} has not moved for a while`;
-    bar.append(button("Claim victory", "claim-victory", () => ctrl.claimVictory(), { primary: true, title: `${why}: claim the game` }));
+    const why = ctrl.claim === "time" ? `${opp}'s time is up` : `${opp} may have left the game`;
+    // Certain when the opponent's time is up (the primary button); otherwise only the service knows.
+    const claim = button("Claim victory", "claim-victory", () => ctrl.claimVictory(), { primary: ctrl.claim === "time", title: `${why}: claim the game (the service says whether it is too early)` });
+    bar.append(claim);
+    paintClaim(ctrl, claim);
   }
   return h("div", { class: "action-area" }, bar, endingBar(ctrl));
+}
+
+/** The claim button while the service's "too early" runs: disabled, counting down (called at each tick). */
+export function paintClaim(ctrl, claim = ctrl.ui.root.querySelector("[data-action=claim-victory]")) {
+  if (!claim) return;
+  const left = ctrl.claimSecondsLeft();
+  const text = left ? `Claim victory in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` : "Claim victory";
+  if (claim.textContent !== text) claim.textContent = text;
+  claim.disabled = Boolean(left);
 }
 
 /** Resign and abort, when legal: apart from the moves, and each asks first. */
@@ -432,7 +472,7 @@ function handArea(ctrl) {
       row.append(h("p", { class: "note" }, "Arranging…"));
     } else {
       editor.melds.forEach((meld, i) => row.append(editorGroup(ctrl, meld, i, nextKey)));
-      row.append(looseGroup(ctrl, editor.loose(), nextKey, "Deadwood"));
+      add(row, looseGroup(ctrl, editor.loose(), nextKey, "Deadwood"));
     }
     section.append(row);
     if (editor.bestDeadwood !== null && !editor.analyzing) {
@@ -444,11 +484,8 @@ function handArea(ctrl) {
   }
   if (ctrl.mode === "layoff") {
     editor.melds.forEach((meld, i) => row.append(editorGroup(ctrl, meld, i, nextKey)));
-    row.append(looseGroup(ctrl, editor.loose(), nextKey, "Deadwood"));
-    section.append(row);
-    const laid = editor.layoffs.length;
-    const melds = editor.melds.length;
-    section.append(h("p", { class: "hand-summary" }, `${melds} meld${melds === 1 ? "" : "s"} · ${laid} card${laid === 1 ? "" : "s"} laid off` + (editor.edited ? " (your choice)" : " (the best)")));
+    add(row, looseGroup(ctrl, editor.loose(), nextKey, "Deadwood"));
+    section.append(row, layoffCount(ctrl));
     return section;
   }
 
@@ -473,13 +510,16 @@ function handArea(ctrl) {
         c === hintedCard ? "hinted" : "",
         deadwood !== undefined && deadwood === bestAfter ? "best" : "",
       ].join(" "),
-      onclick: () => ctrl.act(ctrl.find({ type: "discard", card: c }) || { type: "discard", card: c }),
+      // A card is a control (click, Enter, drag onto the pile) only while the view offers its discard.
+      onclick: discardable.has(c) ? () => ctrl.act(ctrl.find({ type: "discard", card: c })) : null,
       attrs: { "data-key": key, "data-focus": `card:${c}`, "data-after": deadwood ?? null, draggable: discardable.has(c) ? "true" : null },
     });
-    el.addEventListener("dragstart", (e) => {
-      e.dataTransfer.setData("text/x-card", c);
-      e.dataTransfer.effectAllowed = "move";
-    });
+    if (discardable.has(c)) {
+      el.addEventListener("dragstart", (e) => {
+        e.dataTransfer.setData("text/x-card", c);
+        e.dataTransfer.effectAllowed = "move";
+      });
+    }
     return el;
   };
   for (const meld of hand.melds || []) {
@@ -487,7 +527,8 @@ function handArea(ctrl) {
   }
   const dead = hand.deadwood_cards || [];
   if (dead.length) {
-    row.append(h("div", { class: "group deadwood", role: "group", "aria-label": `Deadwood ${hand.deadwood}` }, dead.map(card), h("span", { class: "group-label" }, `deadwood ${hand.deadwood}`)));
+    // The label first: a raised card is drawn over it, not under it.
+    row.append(h("div", { class: "group deadwood", role: "group", "aria-label": `Deadwood ${hand.deadwood}` }, h("span", { class: "group-label", "aria-hidden": "true" }, `deadwood ${hand.deadwood}`), dead.map(card)));
   }
   section.append(row);
   const melds = (hand.melds || []).length;
@@ -495,6 +536,37 @@ function handArea(ctrl) {
   if (bestAfter !== null) summary += ` · the number on a card: deadwood after discarding it (best ${bestAfter})`;
   section.append(h("p", { class: "hand-summary", id: "deadwood" }, summary));
   return section;
+}
+
+/** The defender's deadwood as the chosen melds and lay-offs leave it (the points of the loose cards: the
+ * service counts it so when it checks the choice), beside the knocker's, and what that means. */
+function layoffCount(ctrl) {
+  const view = ctrl.view;
+  const editor = ctrl.editor;
+  const knock = view.knock || {};
+  const k = ctrl.names()[knock.knocker] ?? "The knocker";
+  const mine = editor.loose().reduce((sum, card) => sum + cardPoints(card), 0);
+  const theirs = knock.deadwood ?? 0;
+  let verdict;
+  let words;
+  if (knock.gin || knock.big_gin) {
+    verdict = "gin";
+    words = `${k} went ${knock.big_gin ? "big gin" : "gin"}: ${k} scores it.`;
+  } else if (mine < theirs || (mine === theirs && view.rules?.undercut_on_tie !== false)) {
+    verdict = "undercut";
+    words = `${mine < theirs ? "less than" : "as much as"} ${k}'s ${theirs}: you undercut ${k}!`;
+  } else if (mine === theirs) {
+    verdict = "tie";
+    words = `as much as ${k}'s ${theirs}: a tie, nobody scores.`;
+  } else {
+    verdict = "knocker";
+    words = `more than ${k}'s ${theirs}: ${k} wins the hand.`;
+  }
+  const melds = editor.melds.length;
+  const laid = editor.layoffs.length;
+  return h("p", { id: "layoff-count", class: `hand-summary layoff-count ${verdict}`, "data-deadwood": mine, "data-verdict": verdict },
+    h("b", {}, `Your deadwood: ${mine}`), ` — ${words}`,
+    h("span", { class: "detail" }, ` ${melds} meld${melds === 1 ? "" : "s"}, ${laid} card${laid === 1 ? "" : "s"} laid off ${editor.edited ? "(your choice)" : "(the best)"}.`));
 }
 
 function knockChoices(ctrl) {
@@ -528,7 +600,7 @@ function editorGroup(ctrl, meld, index, nextKey) {
 
 function looseGroup(ctrl, cards, nextKey, label) {
   if (!cards.length) return null;
-  return h("div", { class: "group deadwood editing", role: "group", "aria-label": label }, cards.map((c) => editorCard(ctrl, c, nextKey())), h("span", { class: "group-label" }, label.toLowerCase()));
+  return h("div", { class: "group deadwood editing", role: "group", "aria-label": label }, h("span", { class: "group-label", "aria-hidden": "true" }, label.toLowerCase()), cards.map((c) => editorCard(ctrl, c, nextKey())));
 }
 
 function editorCard(ctrl, card, key) {
@@ -612,7 +684,7 @@ function resultPanel(ctrl, names) {
   } else {
     actions.append(h("p", { class: "note" }, `Waiting for ${names[1 - ctrl.seat]} to deal…`));
   }
-  actions.append(endingBar(ctrl));
+  add(actions, endingBar(ctrl));
   panel.append(actions);
   return panel;
 }
@@ -699,12 +771,21 @@ function arrangementRow(title, arrangement, knockerMelds) {
   return row;
 }
 
+/** How the hand's points were counted, in the order of the subtraction: a knock scores the defender's
+ * deadwood minus the knocker's, an undercut the knocker's minus the defender's, gin the defender's. */
 function pointsText(outcome, names) {
   const end = outcome.end;
   const winner = names[outcome.winner];
+  const kSeat = outcome.knocker ?? 0;
+  const dSeat = 1 - kSeat;
+  const own = (seat) => (names[seat] === "You" ? "your" : `${names[seat]}'s`);
+  const other = (seat) => (names[seat] === "You" ? "yours" : `${names[seat]}'s`);
+  const kd = outcome.knocker_deadwood ?? 0;
+  const dd = outcome.defender_deadwood ?? 0;
   let text;
-  if (end === "gin" || end === "big_gin") text = `${outcome.defender_deadwood ?? 0} deadwood of the defender`;
-  else text = `Deadwood ${outcome.defender_deadwood ?? 0} − ${outcome.knocker_deadwood ?? 0} = ${outcome.difference ?? 0}`;
+  if (end === "gin" || end === "big_gin") text = `${end === "gin" ? "Gin" : "Big gin"} — ${own(dSeat)} deadwood: ${dd}`;
+  else if (end === "undercut") text = `Undercut — ${own(kSeat)} deadwood minus ${other(dSeat)}: ${kd} − ${dd} = ${outcome.difference ?? 0}`;
+  else text = `Knock — ${own(dSeat)} deadwood minus ${other(kSeat)}: ${dd} − ${kd} = ${outcome.difference ?? 0}`;
   if (outcome.bonus) {
     const label = { undercut: "undercut", gin: "gin", big_gin: "big gin" }[end] || "";
     text += ` + ${outcome.bonus} ${label} bonus`;
@@ -800,7 +881,7 @@ function sidePanel(ctrl, names) {
     side.append(h("section", { class: "hint", id: "hint", role: "status" }, h("h3", {}, "Hint"), h("p", {}, withCards(words)), ctrl.hint.explanation ? h("p", { class: "note" }, withCards(String(ctrl.hint.explanation).split(/\b([A2-9TJQK][CDHS])\b/))) : null));
   }
   const log = h("ol", { class: "log", id: "log", "aria-label": "Moves of this hand" });
-  for (const item of ctrl.log.slice(-40)) {
+  for (const item of ctrl.log) { // all of them, numbered from 1 (the list scrolls)
     const mine = item.seat === ctrl.seat;
     log.append(h("li", { class: mine ? "mine" : "theirs" }, withCards(ctrl.describeMove(item))));
   }
@@ -927,9 +1008,10 @@ function confirmDialog(ctrl, names) {
   } },
     h("h2", { id: "confirm-title" }, title),
     h("p", { id: "confirm-text" }, text),
+    // "Keep playing" is the default answer: highlighted, focused, Enter; ending the match is the quiet one.
     h("div", { class: "buttons" },
-      h("button", { type: "button", class: "btn primary", "data-action": resign ? "confirm-resign" : "confirm-abort", "data-focus": "confirm-yes", onclick: () => ctrl.endMatch(resign ? "resign" : "abort") }, resign ? "Resign" : "Abort the game"),
-      h("button", { type: "button", class: "btn", "data-action": "confirm-cancel", "data-focus": "confirm-no", autofocus: true, onclick: () => ctrl.confirmEnd(null) }, "Keep playing")));
+      h("button", { type: "button", class: "btn danger", "data-action": resign ? "confirm-resign" : "confirm-abort", "data-focus": "confirm-yes", onclick: () => ctrl.endMatch(resign ? "resign" : "abort") }, resign ? "Resign" : "Abort the game"),
+      h("button", { type: "button", class: "btn primary", "data-action": "confirm-cancel", "data-focus": "confirm-no", autofocus: true, onclick: () => ctrl.confirmEnd(null) }, "Keep playing")));
 }
 
 // --- help ------------------------------------------------------------------------------------------------------
@@ -952,8 +1034,12 @@ function helpDialog(ctrl) {
     ["U", "undo your last move (against a bot)"],
     ["?", "this help"],
   ];
+  // The first control is at the top (a dialog focuses its first control, and would scroll down to a
+  // Close button at the bottom of a help taller than the screen).
   return h("dialog", { id: "help", class: "help", "aria-labelledby": "help-title", onclose: () => (ctrl.helpOpen = false) },
-    h("h2", { id: "help-title" }, "Keyboard"),
+    h("div", { class: "help-head" },
+      h("h2", { id: "help-title" }, "Keyboard"),
+      h("form", { method: "dialog" }, h("button", { class: "close", "aria-label": "Close the help", title: "Close (Esc)", autofocus: true }, "×"))),
     h("dl", {}, keys.map(([k, text]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, text)])),
     h("p", { class: "note" }, "Resign, Abort, Claim victory and Rematch have no key on purpose: Tab to them, then Enter. Resigning and aborting ask first (Esc: keep playing)."),
     h("p", { class: "note" }, "✓ on a finished hand: this browser checked, with SHA-256, that the deck revealed after the hand is the one the service committed to when it dealt."),
