@@ -109,12 +109,18 @@ class Opponent:
         self.view = dict(reply.json()["view"])
         return self.view
 
+    def _deadwood(self, cards: list[str]) -> int:
+        reply = requests.post(f"{self.base}/v1/analyze", json={"cards": cards}, timeout=10)
+        reply.raise_for_status()
+        return int(reply.json()["deadwood"])
+
     def knock(self, deadwood: int | None = None) -> dict[str, Any]:
         """Knock with the legal discard leaving ``deadwood`` (None: the least)."""
         knocks = {a["discard"] for a in self.view["legal_actions"] if a["type"] == "knock" and a["discard"]}
-        options = sorted(
-            (d["deadwood"], d["card"]) for d in self.view["hand"]["discards"] if d["card"] in knocks
-        )
+        # A game between people shows no deadwood per discard: ask the stateless analysis, as a person
+        # would count it.
+        cards = self.view["hand"]["cards"]
+        options = sorted((self._deadwood([c for c in cards if c != card]), card) for card in knocks)
         card = next(c for d, c in options if deadwood is None or d == deadwood)
         return self.move({"type": "knock", "discard": card})
 
@@ -209,10 +215,13 @@ class Table:
         return self.page.locator(f"#felt [data-action={action}]").count() > 0
 
     def best_discard(self) -> str:
-        """The card the page says leaves the least deadwood (its badge), ties to the first."""
+        """The card the page says leaves the least deadwood (its badge), ties to the first; between two
+        people the page shows no such badges: the first card it lets me discard."""
         cards = self.page.locator("#my-hand [data-after]").evaluate_all(
             "els => els.map(e => [e.dataset.card, Number(e.dataset.after)])"
         )
+        if not cards:
+            return str(self.page.locator("#my-hand button[data-card]").first.get_attribute("data-card"))
         return str(min(cards, key=lambda c: c[1])[0])
 
     def play_turn(self) -> str:

@@ -117,8 +117,15 @@ def test_two_people_play_a_hand_through_an_invitation_link(
     expect(host_page.locator(".opponent .name")).to_have_text("Bob")
     expect(guest_page.locator(".opponent .name")).to_have_text("Ann")
 
-    # The waiting player's connection drops while the other moves; back online, the page catches up.
+    # Between two people there is no engine assistance: no hint, no undo, no per-card deadwood numbers.
     mover = host if host.my_turn() else guest
+    for table in (host, guest):
+        expect(table.page.locator("[data-action=hint]")).to_have_count(0)
+        expect(table.page.locator("[data-action=undo]")).to_have_count(0)
+    mover.page.keyboard.press("h")
+    expect(mover.page.locator("#notice")).to_contain_text("only against a bot")
+
+    # The waiting player's connection drops while the other moves; back online, the page catches up.
     waiter = guest if mover is host else host
     waiter.page.context.set_offline(True)
     expect(waiter.page.locator("#connection")).to_have_attribute("data-state", "reconnecting")
@@ -328,6 +335,7 @@ def test_nothing_the_view_rules_out_is_offered(
     expect(hand.locator("[draggable=true]")).to_have_count(0)
     expect(page.locator("#stock button")).to_have_count(0)
     expect(page.locator("#pile button#pile-top")).to_have_count(1)  # taking the upcard is legal
+    expect(page.locator("[data-action=undo]")).to_be_disabled()  # no move of mine to take back yet
     page.click("#my-hand [data-card='2S']")  # clicking a card does nothing
     for key in ("1", "Enter", "d", "k", "b", "l"):
         page.keyboard.press(key)
@@ -335,10 +343,13 @@ def test_nothing_the_view_rules_out_is_offered(
     expect(notice).to_contain_text("take the upcard")  # what is on offer, in the game's words
     expect(notice).not_to_contain_text("upcard_")
     expect(notice).not_to_contain_text("phase")
+    page.keyboard.press("u")
+    expect(notice).to_contain_text("no move of yours to take back")
     assert posted == [] and table.version() == 1
     table.shot(tmp_path, "upcard-offer")
 
     table.click_action("draw-pile")  # take 8♠
+    expect(page.locator("[data-action=undo]")).to_be_enabled()
     discardable = {a["card"] for a in table.api_view()["legal_actions"] if a["type"] == "discard"}
     assert "8S" not in discardable  # the card just taken from the pile
     clickable = set(hand.locator("button[data-card]").evaluate_all("els => els.map(e => e.dataset.card)"))

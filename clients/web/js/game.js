@@ -26,7 +26,6 @@ import { problemText } from "./words.js";
 const STREAM_WAIT = 120; // seconds one NDJSON stream stays open before the page reconnects
 const POLL_WAIT = 25; // seconds of one long poll
 const MOVE_TYPES = new Set(["draw", "pass", "discard", "knock", "layoff"]);
-const NOT_PLAY = new Set(["resign", "abort", "rematch"]); // legal, but not a move of the play
 const ACTION_KEYS = ["source", "card", "discard"]; // what tells two moves of one type apart (not melds)
 const TICK = 100; // ms between two paints of a running clock
 
@@ -79,7 +78,7 @@ export class GameController {
   get yourMove() {
     if (!this.view) return false;
     if (typeof this.view.your_move === "boolean") return this.view.your_move;
-    return this.legal.some((a) => !NOT_PLAY.has(a.type)); // a service from before your_move
+    return this.legal.some((a) => a.kind === "play"); // each listed action says its kind
   }
 
   get matchOver() {
@@ -379,6 +378,11 @@ export class GameController {
 
   async undo() {
     if (this.posting || !this.view) return;
+    if (!this.view.can_undo) {
+      // Not on offer (the Undo button is disabled too): say why rather than ask.
+      this.ui.notice(this.view.rated ? "A rated game has no undo." : !this.againstBot ? "Undo is only against a bot." : this.view.knock ? "A knock has laid the cards down: nothing can be taken back." : "There is no move of yours to take back in this hand.");
+      return;
+    }
     const done = await this.post(() => this.api.undo(this.entry.gameId, this.entry.token, this.view.version));
     if (done) {
       this.ui.notice("Your last move is taken back.");
@@ -429,9 +433,9 @@ export class GameController {
 
   async askHint() {
     if (!this.view) return;
-    if (this.view.rated || !this.yourMove || this.view.result) {
+    if (!this.view.can_hint) {
       // Not on offer (the Hint button is not shown either): say why rather than ask.
-      this.ui.notice(this.view.rated ? "A rated game has no hints." : this.view.result ? "The hand is over." : `It is ${this.opponentName()}'s turn: a hint is for your move.`);
+      this.ui.notice(this.view.rated ? "A rated game has no hints." : !this.againstBot ? "Hints are only against a bot." : this.view.result ? "The hand is over." : `It is ${this.opponentName()}'s turn: a hint is for your move.`);
       return;
     }
     try {

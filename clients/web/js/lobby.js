@@ -14,7 +14,8 @@ const SEEK_WAIT = 25; // seconds of one long poll on the seek
 /** A time control in words: "30 s for the match", "1 min a move", "5 min + 5 s a move". */
 export function clockWords(clock) {
   if (!clock) return "no clock";
-  if (clock.preset === "eaai") return "EAAI: 30 s for the match";
+  const preset = CLOCK_CHOICES.find(([key, , spec]) => spec?.preset && spec.preset === clock.preset);
+  if (preset) return preset[1];
   const parts = [];
   if (clock.bank != null) parts.push(`${duration(clock.bank)} for the match`);
   if (clock.per_move != null) parts.push(`${duration(clock.per_move)} a move`);
@@ -32,11 +33,11 @@ function duration(seconds) {
 /** The clocks a new game or a seek may have (the form's select). */
 export const CLOCK_CHOICES = [
   ["", "No clock", null],
-  ["eaai", "EAAI: 30 s for the match", { preset: "eaai" }],
-  ["move30", "30 s a move", { per_move: 30 }],
+  ["blitz", "Blitz: 3 min for the match + 2 s a move", { preset: "blitz" }],
+  ["rapid", "Rapid: 10 min for the match + 5 s a move", { preset: "rapid" }],
+  ["classical", "Classical: 30 min for the match + 10 s a move", { preset: "classical" }],
   ["move60", "1 min a move", { per_move: 60 }],
-  ["bank300", "5 min for the match + 5 s a move", { bank: 300, increment: 5 }],
-  ["bank900", "15 min for the match", { bank: 900 }],
+  ["eaai", "EAAI (bots): 30 s for the whole match", { preset: "eaai" }],
 ];
 
 /** The seat of a game the lobby started, saved like any other (the game page reads it from storage). */

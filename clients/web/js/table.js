@@ -424,8 +424,13 @@ function actionBar(ctrl) {
   if (legal.some((a) => a.type === "knock" && a.discard === null)) {
     bar.append(button("Big gin", "big-gin", () => ctrl.act({ type: "knock", discard: null }), { key: "b", primary: true }));
   }
-  if (ctrl.yourMove && !view.rated) bar.append(button("Hint", "hint", () => ctrl.askHint(), { key: "h" }));
-  if (ctrl.againstBot && !view.rated) bar.append(button("Undo", "undo", () => ctrl.undo(), { key: "u", title: "Take back your last move (U)" }));
+  // What the service offers: hints and undo against a bot only, undo while there is a move to take back.
+  if (view.can_hint) bar.append(button("Hint", "hint", () => ctrl.askHint(), { key: "h" }));
+  if (ctrl.againstBot && !view.rated) {
+    const undo = button("Undo", "undo", () => ctrl.undo(), { key: "u", title: "Take back your last move (U)" });
+    undo.disabled = !view.can_undo;
+    bar.append(undo);
+  }
   if (ctrl.claim) {
     const opp = ctrl.opponentName();
     const why = ctrl.claim === "time" ? `${opp}'s time is up` : `${opp} may have left the game`;
