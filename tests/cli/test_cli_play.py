@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from .conftest import GinProcess, highest_deadwood, play_to_end, scripted_reply
+from .conftest import GinProcess, highest_deadwood, last_line, play_to_end, scripted_reply
 
 
 def saved_games(config_home: Path) -> dict[str, object]:
@@ -116,3 +116,38 @@ def test_ctrl_c_leaves_cleanly_and_says_how_to_resume(run_gin, config_home: Path
     (game_id,) = saved_games(config_home)
     assert f"gin resume {game_id}" in gin.errors
     assert "Traceback" not in gin.errors
+
+
+def patient_reply(output: str) -> str:
+    """Never knock: draw from the stock, throw the highest deadwood, lay off the best way — a defender
+    against the knocker, whose early knocks this undercuts now and then."""
+    moves = last_line(output, "Moves:") or ""
+    for offered, reply in (("deal", "deal"), ("layoff", "layoff"), ("pass", "pass"), ("draw (d)", "draw")):
+        if offered in moves:
+            return reply
+    return f"discard {highest_deadwood(output)}"
+
+
+def test_an_undercut_counts_the_knockers_deadwood_first(run_gin) -> None:
+    # The knocker bot knocks the moment it can; a player who never knocks undercuts it within a few
+    # hands of this deal (the seed fixes the deals and the bot's choices).
+    gin: GinProcess = run_gin("play", "--bot", "knocker", "--seed", "1", "-o", "target=1000")
+    for _ in range(1000):
+        screen = gin.wait_prompt() or ""
+        if "undercut" in screen:
+            break
+        gin.send(patient_reply(screen))
+    title = re.search(r"Hand \d+ over: You undercut knocker \(bot\) · You \+(\d+)", screen)
+    assert title is not None, screen
+    points = re.search(
+        r"Points: deadwood (\d+) − (\d+) = (\d+) \+ 25 undercut bonus → You score (\d+)", screen
+    )
+    assert points is not None, screen
+    knocker, defender, difference, scored = map(int, points.groups())
+    # The knocker had the more deadwood (or as much): the subtraction reads the right way round.
+    assert knocker >= defender and knocker - defender == difference
+    assert scored == difference + 25 == int(title[1])
+    knocked = re.search(r"knocker \(bot\): .*\n  deadwood (\d+)", screen)
+    assert knocked is not None and int(knocked[1]) == knocker
+    gin.send("quit")
+    assert gin.wait() == 5

@@ -561,16 +561,27 @@ def render_result(screen: Screen, view: dict[str, Any], names: list[str]) -> Non
 
 
 def points_text(outcome: dict[str, Any], names: list[str]) -> str:
-    """How the hand's points were made: difference, bonus, doubling."""
+    """How the hand's points were made: difference, bonus, doubling. The difference is the loser's
+    deadwood minus the winner's: the defender's minus the knocker's for a knock, the other way round for
+    an undercut (the knocker has the more, or as much).
+
+    >>> knock = {"end": "knock", "winner": 0, "knocker": 0, "knocker_deadwood": 3, "defender_deadwood": 8,
+    ...          "difference": 5, "bonus": 0, "points": 5}
+    >>> points_text(knock, ["You", "Bob"])
+    'Points: deadwood 8 − 3 = 5 → You score 5'
+    >>> undercut = {"end": "undercut", "winner": 1, "knocker": 0, "knocker_deadwood": 8,
+    ...             "defender_deadwood": 3, "difference": 5, "bonus": 25, "points": 30}
+    >>> points_text(undercut, ["You", "Bob"])
+    'Points: deadwood 8 − 3 = 5 + 25 undercut bonus → Bob scores 30'
+    """
     end = outcome.get("end")
     winner = names[outcome["winner"]]
+    knocker, defender = outcome.get("knocker_deadwood", 0), outcome.get("defender_deadwood", 0)
     if end in ("gin", "big_gin"):
-        text = f"Points: {outcome.get('defender_deadwood', 0)} deadwood"
+        text = f"Points: {defender} deadwood"
     else:
-        text = (
-            f"Points: deadwood {outcome.get('defender_deadwood', 0)} − {outcome.get('knocker_deadwood', 0)}"
-            f" = {outcome.get('difference', 0)}"
-        )
+        loser, won = (knocker, defender) if end == "undercut" else (defender, knocker)
+        text = f"Points: deadwood {loser} − {won} = {outcome.get('difference', 0)}"
     if outcome.get("bonus"):
         label = {"undercut": "undercut", "gin": "gin", "big_gin": "big gin"}.get(str(end), "")
         text += f" + {outcome['bonus']} {label} bonus".replace("  ", " ")
