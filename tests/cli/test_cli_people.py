@@ -15,6 +15,8 @@ import time
 import uuid
 from pathlib import Path
 
+from ginrummy_client import Client
+
 from .conftest import GinProcess, gin_env, run_once, scripted_reply
 
 
@@ -211,7 +213,7 @@ def test_resign_at_the_prompt_a_rematch_then_gin_resign_gin_rematch_and_gin_abor
     gin.send("quit")
     assert gin.wait() == 5
 
-    resigned = run_once(["resign"], env)  # the game played last: the rematch
+    resigned = run_once(["resign", "--yes"], env)  # the game played last: the rematch
     assert resigned.returncode == 0, resigned.stderr
     assert "You resigned: simple (bot) wins the match." in resigned.stdout
     assert f"gin rematch {game_id.group(1)}" in resigned.stdout
@@ -222,15 +224,67 @@ def test_resign_at_the_prompt_a_rematch_then_gin_resign_gin_rematch_and_gin_abor
     assert re.search(r"Rematch: game \S+ started\.", again.output)
     again.send("quit")
     assert again.wait() == 5
-    assert run_once(["resign"], env).returncode == 0
+    assert run_once(["resign", "-y"], env).returncode == 0
 
     fresh: GinProcess = run_gin("play", "--seed", "5")  # as above: abort is on offer
     assert fresh.wait_prompt() is not None
     fresh.send("quit")
     assert fresh.wait() == 5
-    aborted = run_once(["abort", "--json"], env)
+    aborted = run_once(["abort", "--json", "--yes"], env)
     assert aborted.returncode == 0, aborted.stderr
     assert json.loads(aborted.stdout)["view"]["end_reason"] == "aborted"
+
+
+def test_gin_resign_asks_at_a_terminal_and_wants_the_game_named_without_one(
+    run_gin, run_gin_at_terminal, config_home: Path, live_service: str
+) -> None:
+    env = gin_env(config_home, live_service)
+
+    def left_game() -> str:
+        """A new game against simple, left at once: the game played last."""
+        gin: GinProcess = run_gin("play", "--seed", "5")
+        assert gin.wait_prompt() is not None
+        gin.send("quit")
+        assert gin.wait() == 5
+        return re.search(r"Resume with: gin resume (\S+)", gin.output).group(1)  # type: ignore[union-attr]
+
+    def still_live(game_id: str) -> bool:
+        with Client(live_service) as client:  # a spectator's look
+            return client.game(game_id).view["end_reason"] is None
+
+    game_id = left_game()
+    # A script (no terminal): the game played last is not ended unless named or --yes.
+    for how in ("resign", "abort"):
+        refused = run_once([how], env)
+        assert refused.returncode == 2, refused.stderr
+        assert f"name the game (gin {how} {game_id}) or add --yes" in refused.stderr
+        assert run_once([how, "--json"], env).returncode == 2
+    assert still_live(game_id)
+
+    # At a terminal the question says which game it is; no (or Enter) changes nothing.
+    asked = run_gin_at_terminal("resign")
+    question = asked.wait_for(
+        r"Resign your game against simple \(bot\) \((\S+), hand 1, .*\? You lose the match\. \[y/N\] "
+    )
+    assert question.group(1) == game_id
+    asked.send("n")
+    assert asked.wait() == 0
+    assert "Nothing was done: the game goes on (gin resume)." in asked.output
+    assert still_live(game_id)
+    asked = run_gin_at_terminal("resign")
+    asked.wait_for(r"\[y/N\] ")
+    asked.send("y")
+    assert asked.wait() == 0
+    assert "You resigned: simple (bot) wins the match." in asked.output
+    assert not still_live(game_id)
+
+    # Named, or with --yes, a script's resign is carried out.
+    named = left_game()
+    done = run_once(["resign", named], env)
+    assert done.returncode == 0 and "You resigned" in done.stdout, done.stderr
+    left_game()
+    done = run_once(["abort", "--yes"], env)
+    assert done.returncode == 0 and "The match was aborted: no result." in done.stdout, done.stderr
 
 
 def test_the_clock_is_shown_and_a_loss_on_time_ends_both_sides(
