@@ -35,6 +35,7 @@ import argparse
 import contextlib
 import copy
 import importlib
+import importlib.metadata
 import importlib.util
 import json
 import logging
@@ -623,7 +624,46 @@ exit status: 0 every match played to its end · 1 some could not be (errors) ·
 2 bad command line, bot not importable, or settings refused by the service ·
 3 service unreachable · 130 interrupted (Ctrl-C)
 
-environment: GIN_SERVER (default http://127.0.0.1:8000). Guide: docs/bots.md"""
+environment: GIN_SERVER (default http://127.0.0.1:8000), GIN_PLAYER_TOKEN.
+How to write a bot, from nothing to a match, with a 20-line example:
+gin-bot guide (the "Write a bot" section of this package's README)."""
+
+DISTRIBUTION = "ginrummy-client"
+GUIDE_HEADING = "## Write a bot: `gin-bot`"
+
+
+def guide() -> str:
+    """The guide ``gin-bot guide`` prints: the "Write a bot" section of the distribution's README, which is
+    its long description, so an installed package has it (``importlib.metadata``); run from a checkout,
+    the README beside the package. HTML comments (the test's file marks) are left out.
+
+    >>> text = guide()
+    >>> text.startswith(GUIDE_HEADING) and "def choose(view: dict) -> dict:" in text
+    True
+    """
+    checkout = Path(__file__).resolve().parent.parent
+    pyproject = checkout / "pyproject.toml"
+    if (checkout / "README.md").is_file() and f'name = "{DISTRIBUTION}"' in _read(pyproject):
+        readme = _read(checkout / "README.md")
+    else:
+        # The METADATA file: headers, a blank line, then the long description (the README).
+        metadata = importlib.metadata.distribution(DISTRIBUTION).read_text("METADATA") or ""
+        readme = metadata.replace("\r\n", "\n").partition("\n\n")[2]
+    start = readme.find(GUIDE_HEADING + "\n")
+    if start < 0:
+        raise LookupError(f"the {DISTRIBUTION} README has no section {GUIDE_HEADING!r}")
+    section = readme[start:]
+    end = section.find("\n## ", len(GUIDE_HEADING))
+    section = section if end < 0 else section[: end + 1]
+    lines = [line for line in section.splitlines() if not line.strip().startswith("<!--")]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return ""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -641,6 +681,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play matches with BOT, a function choose(view) -> one of view['legal_actions'].",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands.add_parser(
+        "guide",
+        help="how to write a bot: from nothing to a match, with a 20-line example (this package's README)",
     )
     run.add_argument("bot_function", metavar="BOT", help="MODULE:FUNCTION or path/to/file.py:FUNCTION")
     run.add_argument("--server", metavar="URL", help=f"the service (GIN_SERVER; default {DEFAULT_SERVER})")
@@ -696,6 +740,9 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as leaving:  # --help, --version, or a usage error argparse has printed
         return leaving.code if isinstance(leaving.code, int) else EXIT_USAGE
+    if args.command == "guide":
+        print(guide(), end="")
+        return EXIT_OK
     printing = threading.Lock()
 
     def announce(code: str) -> None:
