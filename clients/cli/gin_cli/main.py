@@ -54,6 +54,7 @@ from .screen import (
     render_result,
     render_table,
 )
+from .words import lower_first, refusal
 
 EXIT_USAGE = 2
 EXIT_UNREACHABLE = 3
@@ -109,9 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
                          help="override one rule option, e.g. -o target=50 (repeatable)")  # fmt: skip
         sub.add_argument("--rated", action="store_true",
                          help="a rated game: it changes ratings (gin login; a preset, no -o)")  # fmt: skip
-        sub.add_argument("--clock", type=parse_clock, metavar="eaai|SECONDS|BANK+INC",
-                         help="a time control: eaai (30 s each for the match), SECONDS a move, "
-                              "or BANK+INCREMENT seconds (300+5)")  # fmt: skip
+        sub.add_argument("--clock", type=parse_clock, metavar="PRESET|SECONDS|BANK+INC",
+                         help="a time control: a preset the service knows (e.g. rapid), "
+                              "SECONDS a move, or BANK+INCREMENT seconds (600+5)")  # fmt: skip
 
     def game_options(sub: argparse.ArgumentParser) -> None:
         rules_options(sub)
@@ -259,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
                 screen.error(f"your game is saved: gin resume {runner.game_id}")
             return EXIT_UNREACHABLE
         except ApiError as exc:
-            _report_api_error(screen, exc, json_mode)
+            _report_api_error(screen, exc, json_mode, runner.acting)
             if runner.game is not None and exc.status in (401, 403, 404, 410):
                 saved.forget(runner.game.game_id)
             return EXIT_REFUSED
@@ -313,13 +314,23 @@ LOOK_UP = {
 """Where a player finds the right name when the service refuses one (its detail speaks of HTTP paths)."""
 
 
-def _report_api_error(screen: Screen, exc: ApiError, json_mode: bool) -> None:
+def _report_api_error(
+    screen: Screen,
+    exc: ApiError,
+    json_mode: bool,
+    acting: tuple[dict[str, Any], dict[str, Any]] | None = None,
+) -> None:
+    """A refusal of the service on stderr: in words (``--json``: its body, with the code). ``acting``: the
+    move (``gin act``) and the view it was made from."""
     if json_mode:
         print(json.dumps({"error": {"status": exc.status, **exc.problem}}), file=sys.stderr)
-    else:
-        screen.error(f"{exc.detail} ({exc.code})")
-        if exc.code in LOOK_UP:
-            screen.error(LOOK_UP[exc.code])
+        return
+    action, view = acting or (None, None)
+    names = player_names(view) if view is not None else None
+    said = refusal(exc.code, exc.detail, action=action, view=view, names=names, problem=exc.problem)
+    screen.error(lower_first(said))
+    if exc.code in LOOK_UP:
+        screen.error(LOOK_UP[exc.code])
 
 
 def rule_options(pairs: list[str]) -> dict[str, Any]:
@@ -362,6 +373,7 @@ class _Runner:
         self.explicit_server = explicit_server
         self.game: SavedGame | None = None
         self.login: Login | None = None
+        self.acting: tuple[dict[str, Any], dict[str, Any]] | None = None  # gin act: the move and its view
         self._connect(client.server)
 
     def _connect(self, server: str) -> None:
@@ -550,6 +562,7 @@ class _Runner:
             raise UsageError(
                 "gin act makes a move (draw, pile, pass, discard CARD, knock CARD, layoff, deal)"
             )
+        self.acting = (command.action, view)
         reply = plain(seat.act(command.action))  # on top of the view the line was read against
         if self.json_mode:
             self.output(reply)
@@ -593,7 +606,8 @@ class _Runner:
             return EXIT_OK
         view = plain(seat.view)
         self.screen.line(end_text(view, player_names(view)) or f"Game {game.game_id} is over.")
-        self.screen.line(f"A rematch: gin rematch {game.game_id}")
+        if {"type": "rematch"} in (view.get("legal_actions") or []):  # offered only when it is on offer
+            self.screen.line(f"A rematch: gin rematch {game.game_id}")
         return EXIT_OK
 
     def _sure(self, how: str, game: SavedGame, view: dict[str, Any]) -> bool:
