@@ -1,5 +1,5 @@
 """While a hand is live, nothing a seat receives — views, events, action results, errors, hints — names
-the opponent's hidden cards or any card of the stock (RULES.md §11)."""
+the opponent's hidden cards or any card of the stock (docs/rules.md §11)."""
 
 from __future__ import annotations
 

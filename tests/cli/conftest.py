@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import pty
 import re
 import signal
 import subprocess
@@ -159,6 +160,63 @@ class GinProcess:
         self.proc.wait(STEP_TIMEOUT)
 
 
+class TerminalGin:
+    """One running ``gin`` whose stdin, stdout and stderr are a terminal (a pseudo-terminal), as when a
+    person types the command: what it writes (with the terminal's echo of what is typed, line ends as
+    ``\n``) is read on a thread."""
+
+    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        self.master, slave = pty.openpty()
+        self.proc = subprocess.Popen(
+            gin_command(args), stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True
+        )
+        os.close(slave)
+        self.output = ""
+        self._closed = False
+        self._changed = threading.Condition()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        while True:
+            try:
+                data = os.read(self.master, 4096)
+            except OSError:  # EIO: every end of the terminal's other side is closed (gin exited)
+                data = b""
+            with self._changed:
+                self.output += decoder.decode(data, final=not data).replace("\r\n", "\n")
+                self._closed = not data
+                self._changed.notify_all()
+            if not data:
+                return
+
+    def wait_for(self, pattern: str, timeout: float = STEP_TIMEOUT, after: int = 0) -> re.Match[str]:
+        """Wait until ``pattern`` appears in the output (from offset ``after`` on)."""
+        with self._changed:
+            self._changed.wait_for(lambda: re.search(pattern, self.output[after:]) or self._closed, timeout)
+            match = re.search(pattern, self.output[after:])
+            if match is None:
+                raise AssertionError(f"{pattern!r} never came; output:\n{self.output[-1500:]}")
+            return match
+
+    def send(self, line: str) -> None:
+        os.write(self.master, (line + "\n").encode())
+
+    def wait(self, timeout: float = STEP_TIMEOUT) -> int:
+        code = self.proc.wait(timeout)
+        with self._changed:
+            self._changed.wait_for(lambda: self._closed, timeout)
+        return code
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(STEP_TIMEOUT)
+        with self._changed:
+            self._changed.wait_for(lambda: self._closed, STEP_TIMEOUT)
+        os.close(self.master)
+
+
 def last_line(text: str, prefix: str) -> str | None:
     lines = [line for line in text.splitlines() if line.startswith(prefix)]
     return lines[-1][len(prefix) :].strip() if lines else None
@@ -230,6 +288,21 @@ def run_gin(live_service: str, config_home: Path):  # type: ignore[no-untyped-de
     for gin in started:
         if gin.proc.poll() is None:
             gin.kill()
+
+
+@pytest.fixture
+def run_gin_at_terminal(live_service: str, config_home: Path):  # type: ignore[no-untyped-def]
+    """Start ``gin ARGS…`` on a terminal of its own (a pseudo-terminal); killed at the end of the test."""
+    started: list[TerminalGin] = []
+
+    def start(*args: str, home: Path | None = None) -> TerminalGin:
+        gin = TerminalGin(list(args), gin_env(home or config_home, live_service))
+        started.append(gin)
+        return gin
+
+    yield start
+    for gin in started:
+        gin.kill()
 
 
 def run_once(args: list[str], env: dict[str, str], stdin: str = "") -> subprocess.CompletedProcess[str]:

@@ -24,7 +24,7 @@ def test_analyze_prints_melds_and_deadwood(live_service: str, config_home: Path)
 def test_analyze_rejects_a_bad_card(live_service: str, config_home: Path) -> None:
     done = run_once(["analyze", "7h", "zz"], gin_env(config_home, live_service))
     assert done.returncode == 4
-    assert "bad_card" in done.stderr
+    assert "gin: not a card: 'zz'" in done.stderr and "bad_card" not in done.stderr  # words, no code
     as_json = run_once(["analyze", "--json", "7h", "zz"], gin_env(config_home, live_service))
     assert as_json.returncode == 4
     assert json.loads(as_json.stderr)["error"]["code"] == "bad_card"
@@ -58,10 +58,22 @@ def test_bad_command_lines(live_service: str, config_home: Path) -> None:
     assert run_once(["play", "-o", "target"], env).returncode == 2
     assert run_once(["fly"], env).returncode == 2
     bad_rules = run_once(["play", "--rules", "no-such-preset"], env)
-    assert bad_rules.returncode == 4 and "bad_rules" in bad_rules.stderr
+    assert bad_rules.returncode == 4 and "unknown preset 'no-such-preset'" in bad_rules.stderr
+    assert "gin rules lists the presets" in bad_rules.stderr
     bad_bot = run_once(["play", "--bot", "no-such-bot"], env)
     assert bad_bot.returncode == 4
+    assert bad_bot.stderr == "gin: there is no bot 'no-such-bot'.\ngin: gin bots lists the bots\n"
     assert run_once(["join", "not-an-invitation"], env).returncode == 2
+
+
+def test_a_clock_preset_is_the_services_to_know(live_service: str, config_home: Path) -> None:
+    # gin sends any preset name; the service refuses one it does not know, and says which it knows.
+    env = gin_env(config_home, live_service)
+    unknown = run_once(["play", "--clock", "no-such-clock"], env)
+    assert unknown.returncode == 4, unknown.stderr
+    assert unknown.stderr.startswith("gin: the service has no such clock: it knows ")
+    assert "eaai" in unknown.stderr and "validation_error" not in unknown.stderr
+    assert run_once(["play", "--clock", "ten minutes"], env).returncode == 2  # no preset, no number
 
 
 def test_not_your_turn_and_one_shot_moves(run_gin, live_service: str, tmp_path: Path) -> None:
@@ -84,7 +96,10 @@ def test_not_your_turn_and_one_shot_moves(run_gin, live_service: str, tmp_path: 
     waiting_home = homes[1 - turn][0]
     refused = run_once(["act", "pass"], gin_env(waiting_home, live_service))
     assert refused.returncode == 4
-    assert "not_your_turn" in refused.stderr
+    assert refused.stderr == "gin: it is not your move: it is Opponent's.\n"  # the other seat, unnamed
+    assert "not_your_turn" not in refused.stderr and "seat" not in refused.stderr
+    as_json = run_once(["act", "--json", "pass"], gin_env(waiting_home, live_service))
+    assert json.loads(as_json.stderr)["error"]["code"] == "not_your_turn"  # scripts get the code
 
     mover_home, view = homes[turn]
     move = "pass" if any(a["type"] == "pass" for a in view["legal_actions"]) else "draw"

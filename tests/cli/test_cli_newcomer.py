@@ -65,7 +65,7 @@ def test_ids_that_begin_with_a_dash_are_not_options(run_gin, config_home: Path) 
     # and `gin resume -x…` were read as unknown options (exit 2).
     joined: GinProcess = run_gin("join", "-i0PJ9CuEnqcqteCHIrA:B8PmyVe5oZXJg2OvFTTw1nF2J")
     assert joined.wait() == 4
-    assert "game_not_found" in joined.errors and "usage:" not in joined.errors
+    assert "there is no game '-i0PJ9CuEnqcqteCHIrA'" in joined.errors and "usage:" not in joined.errors
 
     games = config_home / "gin" / "games.json"
     games.parent.mkdir(mode=0o700)

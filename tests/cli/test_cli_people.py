@@ -15,6 +15,8 @@ import time
 import uuid
 from pathlib import Path
 
+from ginrummy_client import Client
+
 from .conftest import GinProcess, gin_env, run_once, scripted_reply
 
 
@@ -65,7 +67,7 @@ def test_login_is_kept_owner_only_per_server_and_no_token_is_printed(
     other = run_once(["login", unique("Bob")], env)
     assert other.returncode == 2 and "gin logout first" in other.stderr
     taken = run_once(["login", name.upper()], gin_env(tmp_path / "bob", live_service))
-    assert taken.returncode == 4 and "name_taken" in taken.stderr
+    assert taken.returncode == 4 and "is taken (names ignore case)" in taken.stderr
     out = run_once(["logout"], env)
     assert out.returncode == 0 and "cannot be used from here again" in out.stdout
     assert json.loads(path.read_text())["players"] == {"http://elsewhere:8000": elsewhere}
@@ -185,7 +187,7 @@ def test_the_lobby_lists_a_waiting_seek_ctrl_c_withdraws_it_gin_accept_takes_one
         gin.send("n")
         assert gin.wait() == 0, gin.errors
     taken = run_once(["accept", seek_id], gin_env(bob_home, live_service))
-    assert taken.returncode == 4 and "seek_" in taken.stderr  # no longer open
+    assert taken.returncode == 4 and "seek" in taken.stderr and "seek_" not in taken.stderr  # no longer open
 
 
 def test_resign_at_the_prompt_a_rematch_then_gin_resign_gin_rematch_and_gin_abort(
@@ -211,7 +213,7 @@ def test_resign_at_the_prompt_a_rematch_then_gin_resign_gin_rematch_and_gin_abor
     gin.send("quit")
     assert gin.wait() == 5
 
-    resigned = run_once(["resign"], env)  # the game played last: the rematch
+    resigned = run_once(["resign", "--yes"], env)  # the game played last: the rematch
     assert resigned.returncode == 0, resigned.stderr
     assert "You resigned: simple (bot) wins the match." in resigned.stdout
     assert f"gin rematch {game_id.group(1)}" in resigned.stdout
@@ -222,15 +224,67 @@ def test_resign_at_the_prompt_a_rematch_then_gin_resign_gin_rematch_and_gin_abor
     assert re.search(r"Rematch: game \S+ started\.", again.output)
     again.send("quit")
     assert again.wait() == 5
-    assert run_once(["resign"], env).returncode == 0
+    assert run_once(["resign", "-y"], env).returncode == 0
 
     fresh: GinProcess = run_gin("play", "--seed", "5")  # as above: abort is on offer
     assert fresh.wait_prompt() is not None
     fresh.send("quit")
     assert fresh.wait() == 5
-    aborted = run_once(["abort", "--json"], env)
+    aborted = run_once(["abort", "--json", "--yes"], env)
     assert aborted.returncode == 0, aborted.stderr
     assert json.loads(aborted.stdout)["view"]["end_reason"] == "aborted"
+
+
+def test_gin_resign_asks_at_a_terminal_and_wants_the_game_named_without_one(
+    run_gin, run_gin_at_terminal, config_home: Path, live_service: str
+) -> None:
+    env = gin_env(config_home, live_service)
+
+    def left_game() -> str:
+        """A new game against simple, left at once: the game played last."""
+        gin: GinProcess = run_gin("play", "--seed", "5")
+        assert gin.wait_prompt() is not None
+        gin.send("quit")
+        assert gin.wait() == 5
+        return re.search(r"Resume with: gin resume (\S+)", gin.output).group(1)  # type: ignore[union-attr]
+
+    def still_live(game_id: str) -> bool:
+        with Client(live_service) as client:  # a spectator's look
+            return client.game(game_id).view["end_reason"] is None
+
+    game_id = left_game()
+    # A script (no terminal): the game played last is not ended unless named or --yes.
+    for how in ("resign", "abort"):
+        refused = run_once([how], env)
+        assert refused.returncode == 2, refused.stderr
+        assert f"name the game (gin {how} {game_id}) or add --yes" in refused.stderr
+        assert run_once([how, "--json"], env).returncode == 2
+    assert still_live(game_id)
+
+    # At a terminal the question says which game it is; no (or Enter) changes nothing.
+    asked = run_gin_at_terminal("resign")
+    question = asked.wait_for(
+        r"Resign your game against simple \(bot\) \((\S+), hand 1, .*\? You lose the match\. \[y/N\] "
+    )
+    assert question.group(1) == game_id
+    asked.send("n")
+    assert asked.wait() == 0
+    assert "Nothing was done: the game goes on (gin resume)." in asked.output
+    assert still_live(game_id)
+    asked = run_gin_at_terminal("resign")
+    asked.wait_for(r"\[y/N\] ")
+    asked.send("y")
+    assert asked.wait() == 0
+    assert "You resigned: simple (bot) wins the match." in asked.output
+    assert not still_live(game_id)
+
+    # Named, or with --yes, a script's resign is carried out.
+    named = left_game()
+    done = run_once(["resign", named], env)
+    assert done.returncode == 0 and "You resigned" in done.stdout, done.stderr
+    left_game()
+    done = run_once(["abort", "--yes"], env)
+    assert done.returncode == 0 and "The match was aborted: no result." in done.stdout, done.stderr
 
 
 def test_the_clock_is_shown_and_a_loss_on_time_ends_both_sides(
@@ -244,23 +298,48 @@ def test_the_clock_is_shown_and_a_loss_on_time_ends_both_sides(
     bank.send("quit")
     assert bank.wait() == 5
 
-    # Three seconds a move, between two people; the one to move never moves. The other side's gin
-    # sees the time run out by itself (the events alone would not tell it); the mover learns it when
-    # it moves too late.
+    # Three seconds a move, between two people; the one to move never moves. Both gins see the time run
+    # out by themselves, without a line typed: the mover's prompt gives up at its deadline, the other
+    # side's wait at the opponent's (the events alone would not tell it); each reads the view then,
+    # which settles the loss on time.
     host: GinProcess = run_gin("host", "--clock", "3", "--name", "Ann", home=tmp_path / "ann")
     invitation = host.wait_for(r"gin join (\S+)").group(1)
     guest: GinProcess = run_gin("join", invitation, "--name", "Bob", home=tmp_path / "bob")
     mover = first_at_prompt(host, guest)
     idle = guest if mover is host else host
-    assert re.search(r"Clock: 3 s a move · your move: \d", mover.wait_prompt() or "")
+    asked = mover.wait_prompt() or ""
+    assert re.search(r"Clock: 3 s a move · your move: \d\.\d s left\n> $", asked), asked  # above the prompt
     idle.wait_for(r"ran out of time: you win the match\.", timeout=15)
     assert "Play a rematch? [y/N] " in (idle.wait_prompt() or "")
-    mover.send(scripted_reply(mover.output))  # too late
-    too_late = mover.wait_prompt() or ""
-    assert "You ran out of time: " in too_late and too_late.endswith("Play a rematch? [y/N] ")
+    ended = mover.wait_prompt() or ""  # nothing was typed
+    assert "You ran out of time: " in ended and ended.endswith("Play a rematch? [y/N] "), ended
     for gin in (mover, idle):
         gin.send("n")
         assert gin.wait() == 0, gin.errors
+
+
+def test_on_a_terminal_the_clocks_tick_and_a_flag_fall_ends_the_game_untouched(
+    run_gin_at_terminal, tmp_path: Path
+) -> None:
+    # Two people at terminals, five seconds a move; nobody types. The running clock is redrawn in place
+    # (above the mover's prompt, below the other's waiting line) and both see the end by themselves.
+    host = run_gin_at_terminal("host", "--clock", "5", "--name", "Ann", home=tmp_path / "ann")
+    invitation = host.wait_for(r"gin join (\S+)").group(1)
+    guest = run_gin_at_terminal("join", invitation, "--name", "Bob", home=tmp_path / "bob")
+    ended = {gin: gin.wait_for(r"(\w+) ran out of time: (.*)\n", timeout=30) for gin in (host, guest)}
+    [mover] = [gin for gin, said in ended.items() if said.group(1) == "You"]
+    [other] = [gin for gin in (host, guest) if gin is not mover]
+    assert ended[other].group(1) in ("Ann", "Bob") and ended[other].group(2) == "you win the match."
+    told = r"{}: (\d+\.\d) s left"
+    mine = re.findall(told.format("your move"), mover.output)
+    theirs = re.findall(told.format("(?:Ann|Bob)'s move"), other.output)
+    assert len(set(mine)) >= 3 and len(set(theirs)) >= 3, (mine, theirs)  # it ticked, on both sides
+    assert [float(s) for s in mine] == sorted((float(s) for s in mine), reverse=True)
+    assert "\x1b7\x1b[1A" in mover.output  # redrawn above the prompt, the cursor put back
+    for gin in (host, guest):
+        gin.wait_for(r"Play a rematch\? \[y/N\] ")
+        gin.send("n")
+        assert gin.wait() == 0
 
 
 def first_at_prompt(*gins: GinProcess, timeout: float = 15.0) -> GinProcess:
@@ -272,3 +351,42 @@ def first_at_prompt(*gins: GinProcess, timeout: float = 15.0) -> GinProcess:
                 return gin
         time.sleep(0.02)
     raise AssertionError("nobody was asked for a move: " + " | ".join(g.output[-500:] for g in gins))
+
+
+def test_between_hands_a_deal_by_the_opponent_starts_the_clock_of_a_player_who_waits_at_the_prompt(
+    run_gin, tmp_path: Path
+) -> None:
+    # Five seconds a move. After hand 1 both are asked to deal (nobody's clock runs); the loser deals,
+    # which makes the winner's clock run at once (the non-dealer moves first). The winner, who typed
+    # nothing, is told of the deal by gin itself, sees the clock, and loses on time.
+    host: GinProcess = run_gin("host", "--clock", "5", "--seed", "8", "--name", "Ann", home=tmp_path / "ann")
+    invitation = host.wait_for(r"gin join (\S+)").group(1)
+    guest: GinProcess = run_gin("join", invitation, "--name", "Bob", home=tmp_path / "bob")
+    at_deal: dict[GinProcess, str] = {}
+    while len(at_deal) < 2:
+        waiting = True
+        for gin in (host, guest):
+            if gin not in at_deal and gin.at_prompt():
+                screen = gin.wait_prompt() or ""
+                waiting = False
+                if "Hand 1 over: " in gin.output:
+                    at_deal[gin] = screen
+                else:
+                    gin.send(scripted_reply(gin.output))
+        if waiting:
+            time.sleep(0.02)
+    for screen in at_deal.values():
+        assert "Moves: deal (Enter)" in screen
+    [winner] = [gin for gin in at_deal if re.search(r"Hand 1 over: .* · You \+\d+", gin.output)]
+    [loser] = [gin for gin in at_deal if gin is not winner]
+    told = len(winner.output)
+    loser.send("deal")
+    # Nothing typed: gin sees the deal by itself, draws the new hand and asks, its clock running.
+    winner.wait_for(r"── Hand 2 · \w+ dealt(.*\n)+Clock: 5 s a move · your move: \d\.\d s left\n> ")
+    assert "Hand 2" not in winner.output[:told]
+    winner.wait_for(r"You ran out of time: \w+ wins the match\.")
+    loser.wait_for(r"\w+ ran out of time: you win the match\.")
+    for gin in (winner, loser):
+        gin.wait_for(r"Play a rematch\? \[y/N\] $")
+        gin.send("n")
+        assert gin.wait() == 0, gin.errors

@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from .conftest import GinProcess, highest_deadwood, play_to_end, scripted_reply
+from .conftest import GinProcess, highest_deadwood, last_line, play_to_end
 
 
 def saved_games(config_home: Path) -> dict[str, object]:
@@ -45,20 +45,41 @@ def test_a_whole_game_against_a_bot_in_plain_text(run_gin, config_home: Path) ->
     assert gin.errors == ""
 
 
-def test_an_illegal_move_is_refused_with_the_services_reason(run_gin) -> None:
+def test_a_move_not_on_offer_is_explained_in_the_games_words(run_gin) -> None:
     gin: GinProcess = run_gin("play", "--seed", "11")
-    screen = gin.wait_prompt() or ""
-    # Discarding before drawing is well formed but not on offer: the service says why, nothing changes.
-    gin.send(f"discard {highest_deadwood(screen)}")
-    refusal = gin.wait_prompt() or ""
-    assert refusal.startswith("Not possible: ")
-    gin.send(scripted_reply(gin.output))
+    first = gin.wait_prompt() or ""
+    assert "Moves: pile 4D (p) · pass · help · resign · abort" in first  # the upcard is offered
+    # A move of a kind not on offer is not sent: gin says why, in the game's words, and what is offered.
+    gin.send("discard 7h")
+    said = gin.wait_prompt() or ""
+    assert said == (
+        "You cannot discard now: the upcard is on offer — take it or pass.\n"
+        "Moves: pile 4D (p) · pass · help · resign · abort\n> "
+    )
+    gin.send("p")
+    assert "Moves: discard CARD · help · resign" in (gin.wait_prompt() or "")
+    for typed, answer in (
+        ("pass", "You cannot pass now: you have drawn — discard a card, or knock."),
+        ("d", "You cannot draw from the stock now: you have drawn — discard a card, or knock."),
+        ("abort", "The match can no longer be aborted: a card of its first hand has been drawn."),
+        ("knock", "You cannot knock now: you have drawn — discard a card, or knock."),
+    ):
+        gin.send(typed)
+        assert (gin.wait_prompt() or "").startswith(answer + "\n"), typed
+    # A discard is on offer, but not of the card just taken: the service says why, and that is game words.
+    gin.send("discard 4d")
+    assert (gin.wait_prompt() or "").startswith(
+        "4D was just taken from the discard pile: it may not be discarded this turn."
+    )
+    gin.send("discard jd")
     assert gin.wait_prompt() is not None
     gin.send("undo")  # against a bot the service lets a player take a move back
     assert "Your last move is taken back." in (gin.wait_prompt() or "")
     gin.send("quit")
     assert gin.wait() == 5
     assert "gin resume" in gin.output
+    for internal in ("phase", "upcard_", "illegal_action", "not_on_offer", "seat 0", "seat 1"):
+        assert internal not in gin.output + gin.errors, internal
 
 
 def test_json_lines_while_playing(run_gin) -> None:
@@ -116,3 +137,38 @@ def test_ctrl_c_leaves_cleanly_and_says_how_to_resume(run_gin, config_home: Path
     (game_id,) = saved_games(config_home)
     assert f"gin resume {game_id}" in gin.errors
     assert "Traceback" not in gin.errors
+
+
+def patient_reply(output: str) -> str:
+    """Never knock: draw from the stock, throw the highest deadwood, lay off the best way — a defender
+    against the knocker, whose early knocks this undercuts now and then."""
+    moves = last_line(output, "Moves:") or ""
+    for offered, reply in (("deal", "deal"), ("layoff", "layoff"), ("pass", "pass"), ("draw (d)", "draw")):
+        if offered in moves:
+            return reply
+    return f"discard {highest_deadwood(output)}"
+
+
+def test_an_undercut_counts_the_knockers_deadwood_first(run_gin) -> None:
+    # The knocker bot knocks the moment it can; a player who never knocks undercuts it within a few
+    # hands of this deal (the seed fixes the deals and the bot's choices).
+    gin: GinProcess = run_gin("play", "--bot", "knocker", "--seed", "1", "-o", "target=1000")
+    for _ in range(1000):
+        screen = gin.wait_prompt() or ""
+        if "undercut" in screen:
+            break
+        gin.send(patient_reply(screen))
+    title = re.search(r"Hand \d+ over: You undercut knocker \(bot\) · You \+(\d+)", screen)
+    assert title is not None, screen
+    points = re.search(
+        r"Points: deadwood (\d+) − (\d+) = (\d+) \+ 25 undercut bonus → You score (\d+)", screen
+    )
+    assert points is not None, screen
+    knocker, defender, difference, scored = map(int, points.groups())
+    # The knocker had the more deadwood (or as much): the subtraction reads the right way round.
+    assert knocker >= defender and knocker - defender == difference
+    assert scored == difference + 25 == int(title[1])
+    knocked = re.search(r"knocker \(bot\): .*\n  deadwood (\d+)", screen)
+    assert knocked is not None and int(knocked[1]) == knocker
+    gin.send("quit")
+    assert gin.wait() == 5

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import ast
 import stat
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 from gin_cli.cards import normalize_card
 from gin_cli.commands import InputError, parse_line
 from gin_cli.main import main, rule_options
+from gin_cli.people import parse_clock
 from gin_cli.saved import Login, Logins, SavedGame, SavedGames
 
 VIEW = {
@@ -116,7 +118,7 @@ def test_the_docstring_examples_run() -> None:
     import doctest
     import importlib
 
-    for name in ("cards", "commands", "main", "people", "play", "screen"):
+    for name in ("cards", "commands", "main", "people", "play", "screen", "words"):
         module = importlib.import_module(f"gin_cli.{name}")
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, name
@@ -152,3 +154,26 @@ def test_resign_is_confirmed_and_abort_is_a_move() -> None:
     assert parse_line("abort", view).action == {"type": "abort"}
     # Not on offer: sent anyway, for the service to say why.
     assert parse_line("abort", {"legal_actions": [{"type": "resign"}]}).offered is False
+
+
+def test_any_clock_preset_name_goes_to_the_service_which_knows_them() -> None:
+    # gin keeps no list of presets: rapid, blitz, classical (and names the service adds later) are sent.
+    assert [parse_clock(name) for name in ("rapid", "Blitz", "classical", "eaai")] == [
+        "rapid",
+        "blitz",
+        "classical",
+        "eaai",
+    ]
+    assert parse_clock("600+5") == {"bank": 600, "increment": 5} and parse_clock("60") == {"per_move": 60}
+    for bad in ("10 minutes", "+5", "0", "-3"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            parse_clock(bad)
+
+
+def test_the_docs_show_people_a_clock_people_can_play() -> None:
+    # eaai is 30 s for a whole match, the bots' competition control: no page shows it to a person.
+    root = Path(__file__).resolve().parents[2]
+    for page in ("README.md", "docs/cli.md", "clients/cli/README.md"):
+        text = (root / page).read_text(encoding="utf-8")
+        assert "--clock eaai" not in text, page
+    assert "gin seek --rated --clock rapid" in (root / "README.md").read_text(encoding="utf-8")

@@ -11,6 +11,9 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+from ginrummy_client import Client
+
 from tests.sdk.proxy import Proxy
 
 from .conftest import (
@@ -19,6 +22,8 @@ from .conftest import (
     TIMEOUT,
     BotProcess,
     assert_played_to_the_end,
+    bot_command,
+    bot_env,
     gin_bot,
     results,
     spectator_view,
@@ -169,3 +174,56 @@ def test_two_harnesses_quick_match_each_other_in_the_lobby(live_service: str) ->
         ours = {r.result for r in mine + theirs if r.game_id == game_id}
         assert ours == {"won", "lost"}
     assert_played_to_the_end(live_service, mine, 2)
+
+
+def test_a_player_token_plays_house_bots_as_that_player_rated_or_not(live_service: str) -> None:
+    name = f"RatedBot{os.getpid()}{int(time.time() * 1000) % 100000}"
+    with Client(live_service) as client:
+        token = client.create_player(name).token
+    # Rated against a house bot: a preset as it is (the whole standard match), as the player.
+    rated = gin_bot(
+        ["run", PYTHON_BOT, "--bot", "simple", "--rated", "--player-token", token], server=live_service
+    )
+    assert rated.status == 0, rated.err
+    [game] = rated.results()
+    assert_played_to_the_end(live_service, [game], 1)
+    # Casual, the token from the environment: the game counts for the player too.
+    casual = subprocess.run(
+        bot_command(["run", PYTHON_BOT, "--bot", "novice", *SHORT]),
+        cwd=CLIENTS,
+        env={**bot_env(live_service), "GIN_PLAYER_TOKEN": token},
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert casual.returncode == 0, casual.stderr
+    [other] = results(casual.stderr)
+    assert token not in rated.out + rated.err + casual.stdout + casual.stderr
+
+    with Client(live_service) as client:
+        profile = client.player(name)
+        seats = [p["name"] for p in spectator_view(live_service, game.game_id)["players"]]
+    assert seats[0] == name
+    assert profile["games"]["played"] == 2
+    recent = {entry["game_id"]: entry for entry in profile["recent"]}
+    assert recent[game.game_id]["rated"] is True and recent[game.game_id]["opponent"] == "bot-simple"
+    assert recent[other.game_id]["rated"] is False
+    assert profile["ratings"]["standard"]["games"] == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (
+            ["--bot", "simple", "--rated"],
+            "a rated game is played by a player: give its token with --player-token",
+        ),
+        (["--host", "--rated"], "a rated game is played by a player"),
+        (["--join", "g1:secret", "--rated"], "the host chose whether it is rated"),
+    ],
+)
+def test_only_what_the_service_refuses_is_refused(argv: list[str], says: str) -> None:
+    ran = gin_bot(["run", PYTHON_BOT, "--server", "http://127.0.0.1:9", *argv], server=None)
+    assert ran.status == 2 and says in ran.err, ran.err
+    assert ran.out == "" and "secret" not in ran.err

@@ -1,6 +1,7 @@
-"""docs/bots.md's "Write a bot" stays true: every code block of the section is used, in order, as a
-newcomer would — the SDK installed with pip into a fresh environment, the bot saved from the page, then
-``gin-bot`` and the JavaScript example against the real service.
+"""The "Write a bot" guide stays true: every code block of the SDK README's section (and of docs/bots.md's
+JavaScript bot) is used, in order, as a newcomer would — the SDK installed with pip into a fresh
+environment, the bot saved from the page, then ``gin-bot`` and the JavaScript example against the real
+service. The installed ``gin-bot`` points to the guide and prints it, from the package alone.
 
 A block preceded by ``<!-- file: NAME -->`` is saved as that file; every other block is a shell script,
 run with the page's server address replaced by the test service's. The fresh environment sees the
@@ -22,7 +23,10 @@ import pytest
 
 from .conftest import CLIENTS, ROOT, SUMMARY, assert_played_to_the_end, bot_env, results
 
+GUIDE = CLIENTS / "python" / "README.md"
+GUIDE_SECTION = "\n## Write a bot: `gin-bot`\n"
 DOC = ROOT / "docs" / "bots.md"
+DOC_SECTION = "\n### Without Python: a bot in JavaScript\n"
 PAGE_SERVER = "http://127.0.0.1:8000"
 BLOCK = re.compile(
     r"^(?P<indent> *)```(?P<lang>\w+)\n(?P<body>.*?)^(?P=indent)```$", re.MULTILINE | re.DOTALL
@@ -30,9 +34,19 @@ BLOCK = re.compile(
 FILE_MARK = re.compile(r"<!-- file: (\S+) -->$")
 
 
+def section(path: Path, heading: str) -> str:
+    """The section of ``path`` under ``heading``, up to the next heading of its level or above."""
+    level = heading.strip().split(" ", 1)[0]
+    text = path.read_text(encoding="utf-8").split(heading, 1)[1]
+    return re.split(rf"\n#{{1,{len(level)}}} ", text, maxsplit=1)[0]
+
+
 def section_blocks() -> list[tuple[str, str, str | None]]:
-    """(language, text, file name or None) of each code block of the section, in order."""
-    section = DOC.read_text(encoding="utf-8").split("\n## Write a bot\n", 1)[1].split("\n## ", 1)[0]
+    """(language, text, file name or None) of each code block of the guide, then of the JavaScript bot."""
+    return blocks_of(section(GUIDE, GUIDE_SECTION)) + blocks_of(section(DOC, DOC_SECTION))
+
+
+def blocks_of(section: str) -> list[tuple[str, str, str | None]]:
     blocks = []
     for block in BLOCK.finditer(section):
         line_before = section[: block.start()].rstrip().splitlines()[-1].strip()
@@ -103,6 +117,17 @@ def test_every_block_of_write_a_bot_runs_as_written(live_service: str, tmp_path:
     # The install put gin-bot in the fresh environment, and the plays used it.
     assert (bin_folder / "gin-bot").exists(), installed.stdout
     assert shutil.which("gin-bot", path=env["PATH"]) == str(bin_folder / "gin-bot")
+
+    # Its help points to the guide, which the installed package prints by itself (no file of the
+    # repository needed): the README's section, from the distribution's metadata.
+    helped = subprocess.run(["gin-bot", "--help"], env=env, capture_output=True, text=True, check=True)
+    assert "gin-bot guide" in helped.stdout and "docs/" not in helped.stdout
+    printed = subprocess.run(
+        ["gin-bot", "guide"], cwd=tmp_path, env=env, capture_output=True, text=True, check=True
+    ).stdout
+    expected = GUIDE_SECTION.lstrip("\n") + section(GUIDE, GUIDE_SECTION)
+    assert printed == "\n".join(line for line in expected.rstrip().splitlines() if "<!--" not in line) + "\n"
+    assert "def choose(view: dict) -> dict:" in printed and "--player-token TOKEN" in printed
 
     # One match against simple, then six against the expert: every one played to its end.
     summaries = [

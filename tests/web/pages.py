@@ -311,7 +311,7 @@ class Table:
 
 
 def visible_cards(view: dict[str, Any]) -> set[str]:
-    """Every card a seat's view shows (RULES.md §11): its hand, the pile, the opponent's known cards, and
+    """Every card a seat's view shows (docs/rules.md §11): its hand, the pile, the opponent's known cards, and
     once the hand is over, both hands laid down with the face-down discard."""
     cards: set[str] = set()
     hand = view.get("hand") or {}

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import normalize_card
+from .words import not_on_offer
 
 HELP = """\
 Moves (what is on offer right now is listed after "Moves:"):
@@ -149,9 +150,9 @@ def _knock(view: dict[str, Any], args: list[str], *, gin: bool) -> Command:
     if args:
         card = _card(args[0])
         if gin and card in after and after[card] != 0:
-            raise InputError(
-                f"discarding {card} leaves {after[card]} deadwood: not gin (type knock {card.lower()})"
-            )
+            # Knocking with that card is suggested only when legal_actions offer it.
+            instead = f" (type knock {card.lower()})" if find_legal(view, type="knock", discard=card) else ""
+            raise InputError(f"discarding {card} leaves {after[card]} deadwood: not gin{instead}")
         return _move(view, {"type": "knock", "discard": card})
     knocks = [a for a in find_legal(view, type="knock") if a.get("discard") is not None]
     if gin:
@@ -159,9 +160,9 @@ def _knock(view: dict[str, Any], args: list[str], *, gin: bool) -> Command:
     if not knocks:
         if gin and find_legal(view, type="knock", discard=None):
             raise InputError("all eleven cards are in melds: type big gin")
-        raise InputError(
-            f"you cannot {word} now" + (": no discard leaves you without deadwood" if gin else "")
-        )
+        if gin and find_legal(view, type="knock"):
+            raise InputError("you cannot go gin now: no discard leaves you without deadwood")
+        raise InputError(not_on_offer({"type": "knock"}, view) or f"you cannot {word} now")
     # Without a card, discard the one the service says leaves the least deadwood.
     best = min(knocks, key=lambda a: (after.get(a["discard"], 99), a["discard"]))
     return Command("move", best, offered=True)

@@ -5,7 +5,8 @@ Exit statuses (also in ``gin --help`` and docs/cli.md):
 ====  ===============================================================================
 0     done: the command succeeded, or the game was played to its end
 2     bad command line (unknown option, malformed ``--option``), or a command that needs a player login
-      without one (``gin login NAME``) or another login on that server (``gin logout`` first)
+      without one (``gin login NAME``) or another login on that server (``gin logout`` first); ``resign``
+      and ``abort`` of the game played last without a terminal to confirm on and without ``--yes``
 3     the service cannot be reached
 4     the service refused the request (the problem's code and detail are printed)
 5     the player left an unfinished game (quit, end of input); ``gin resume`` continues it
@@ -53,6 +54,7 @@ from .screen import (
     render_result,
     render_table,
 )
+from .words import lower_first, refusal
 
 EXIT_USAGE = 2
 EXIT_UNREACHABLE = 3
@@ -108,9 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
                          help="override one rule option, e.g. -o target=50 (repeatable)")  # fmt: skip
         sub.add_argument("--rated", action="store_true",
                          help="a rated game: it changes ratings (gin login; a preset, no -o)")  # fmt: skip
-        sub.add_argument("--clock", type=parse_clock, metavar="eaai|SECONDS|BANK+INC",
-                         help="a time control: eaai (30 s each for the match), SECONDS a move, "
-                              "or BANK+INCREMENT seconds (300+5)")  # fmt: skip
+        sub.add_argument("--clock", type=parse_clock, metavar="PRESET|SECONDS|BANK+INC",
+                         help="a time control: a preset the service knows (e.g. rapid), "
+                              "SECONDS a move, or BANK+INCREMENT seconds (600+5)")  # fmt: skip
 
     def game_options(sub: argparse.ArgumentParser) -> None:
         rules_options(sub)
@@ -140,14 +142,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     act.add_argument("--game", dest="game_id", help="which game (default: the one played last)")
     act.add_argument("move", nargs="+", help="the move, as typed at the game prompt")
-    saved_game(
-        commands.add_parser("resign", parents=[common], help="resign a saved game: the opponent wins"),
-        "the one played last",
-    )
-    saved_game(
-        commands.add_parser("abort", parents=[common], help="abort a saved game before its first draw"),
-        "the one played last",
-    )
+    for name, what in (
+        ("resign", "resign a saved game: the opponent wins"),
+        ("abort", "abort a saved game before its first draw"),
+    ):
+        ending = commands.add_parser(name, parents=[common], help=what)
+        saved_game(ending, "the one played last")
+        ending.add_argument(
+            "--yes", "-y", action="store_true",
+            help="do not ask first (without a terminal: needed unless GAME_ID is given)",
+        )  # fmt: skip
     saved_game(
         commands.add_parser("rematch", parents=[common], help="ask for a rematch of a finished game"),
         "the one finished last",
@@ -256,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
                 screen.error(f"your game is saved: gin resume {runner.game_id}")
             return EXIT_UNREACHABLE
         except ApiError as exc:
-            _report_api_error(screen, exc, json_mode)
+            _report_api_error(screen, exc, json_mode, runner.acting)
             if runner.game is not None and exc.status in (401, 403, 404, 410):
                 saved.forget(runner.game.game_id)
             return EXIT_REFUSED
@@ -271,6 +275,22 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 screen.error("interrupted")
             return EXIT_INTERRUPTED
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # closed, or replaced by something without a file
+        return False
+
+
+def _score_words(view: dict[str, Any], names: list[str]) -> str:
+    """``, hand 3, You 45 · Bob 12``: where the game stands (empty when the view does not say)."""
+    games = (view.get("scores") or {}).get("games") or []
+    points = (games[-1].get("points") if games else None) or None
+    if not isinstance(points, list) or len(points) != 2:
+        return ""
+    return f", hand {view.get('hand_number', '?')}, {names[0]} {points[0]} · {names[1]} {points[1]}"
 
 
 def _want_color(*, no_color: bool, json_mode: bool) -> bool:
@@ -294,13 +314,23 @@ LOOK_UP = {
 """Where a player finds the right name when the service refuses one (its detail speaks of HTTP paths)."""
 
 
-def _report_api_error(screen: Screen, exc: ApiError, json_mode: bool) -> None:
+def _report_api_error(
+    screen: Screen,
+    exc: ApiError,
+    json_mode: bool,
+    acting: tuple[dict[str, Any], dict[str, Any]] | None = None,
+) -> None:
+    """A refusal of the service on stderr: in words (``--json``: its body, with the code). ``acting``: the
+    move (``gin act``) and the view it was made from."""
     if json_mode:
         print(json.dumps({"error": {"status": exc.status, **exc.problem}}), file=sys.stderr)
-    else:
-        screen.error(f"{exc.detail} ({exc.code})")
-        if exc.code in LOOK_UP:
-            screen.error(LOOK_UP[exc.code])
+        return
+    action, view = acting or (None, None)
+    names = player_names(view) if view is not None else None
+    said = refusal(exc.code, exc.detail, action=action, view=view, names=names, problem=exc.problem)
+    screen.error(lower_first(said))
+    if exc.code in LOOK_UP:
+        screen.error(LOOK_UP[exc.code])
 
 
 def rule_options(pairs: list[str]) -> dict[str, Any]:
@@ -343,6 +373,7 @@ class _Runner:
         self.explicit_server = explicit_server
         self.game: SavedGame | None = None
         self.login: Login | None = None
+        self.acting: tuple[dict[str, Any], dict[str, Any]] | None = None  # gin act: the move and its view
         self._connect(client.server)
 
     def _connect(self, server: str) -> None:
@@ -531,6 +562,7 @@ class _Runner:
             raise UsageError(
                 "gin act makes a move (draw, pile, pass, discard CARD, knock CARD, layoff, deal)"
             )
+        self.acting = (command.action, view)
         reply = plain(seat.act(command.action))  # on top of the view the line was read against
         if self.json_mode:
             self.output(reply)
@@ -551,11 +583,22 @@ class _Runner:
         return self._end_match("abort")
 
     def _end_match(self, how: str) -> int:
-        """``gin resign`` / ``gin abort``: one request, no question (typing the command is the answer)."""
+        """``gin resign`` / ``gin abort``: asked first at a terminal (``--yes``: not asked). Without one
+        (a script, ``--json``) nobody can answer, so the game must be named or ``--yes`` given: the game
+        played last may not be the one meant."""
         game = self._saved_game(self.args.game_id)
+        interactive = not self.json_mode and _isatty(sys.stdin)
+        if game is not None and not (self.args.yes or interactive or self.args.game_id):
+            raise UsageError(
+                f"gin {how} ends the game played last ({game.game_id}) only when told so: name the game "
+                f"(gin {how} {game.game_id}) or add --yes"
+            )
         seat = self._read_seat(game, f"no saved unfinished game to {how}")
         if game is None or seat is None:
             return EXIT_NOTHING_TO_RESUME
+        if interactive and not self.args.yes and not self._sure(how, game, plain(seat.view)):
+            self.screen.line("Nothing was done: the game goes on (gin resume).")
+            return EXIT_OK
         reply = plain(seat.resign() if how == "resign" else seat.abort())
         self.saved.finish(game)
         if self.json_mode:
@@ -563,8 +606,22 @@ class _Runner:
             return EXIT_OK
         view = plain(seat.view)
         self.screen.line(end_text(view, player_names(view)) or f"Game {game.game_id} is over.")
-        self.screen.line(f"A rematch: gin rematch {game.game_id}")
+        if {"type": "rematch"} in (view.get("legal_actions") or []):  # offered only when it is on offer
+            self.screen.line(f"A rematch: gin rematch {game.game_id}")
         return EXIT_OK
+
+    def _sure(self, how: str, game: SavedGame, view: dict[str, Any]) -> bool:
+        """Ask whether to resign (abort) ``game``, saying which game it is."""
+        names = player_names(view)
+        opponent = names[1 - int(view.get("seat") or 0)]
+        score = _score_words(view, names)
+        what = "You lose the match." if how == "resign" else "It ends with no result."
+        question = f"{how.capitalize()} your game against {opponent} ({game.game_id}{score})? {what}"
+        try:
+            return self.screen.confirm(question)
+        except EOFError:
+            self.screen.line("")
+            return False
 
     def cmd_rematch(self) -> int:
         missing = "no saved finished game to rematch (gin play starts a game)"

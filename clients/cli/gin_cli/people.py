@@ -1,33 +1,43 @@
 """Players and the lobby on a terminal: the ``--clock`` notation, and the screens of ``gin lobby``,
 ``gin profile`` and ``gin leaderboard`` (everything shown comes from the service's answers).
 
->>> parse_clock("eaai"), parse_clock("60"), parse_clock("300+5")
-('eaai', {'per_move': 60}, {'bank': 300, 'increment': 5})
+>>> parse_clock("Rapid"), parse_clock("60"), parse_clock("300+5")
+('rapid', {'per_move': 60}, {'bank': 300, 'increment': 5})
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import time
 from collections.abc import Mapping
 from typing import Any
 
 from .screen import Screen
 
-CLOCK_PRESETS = ("eaai",)
+PRESET_NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
+"""What a clock preset's name looks like; which names exist is the service's to say (it refuses others)."""
 
 
 def parse_clock(text: str) -> str | dict[str, int]:
-    """``--clock``: a preset (``eaai``: 30 s each for the match), ``SECONDS`` a move, or ``BANK+INCREMENT``
-    (seconds for the match, seconds added per move). An argparse type: a bad value is a usage error."""
+    """``--clock``: the name of a preset of the service's (``rapid``, ``blitz``…: it says which it knows,
+    and refuses the others), ``SECONDS`` a move, or ``BANK+INCREMENT`` (seconds for the match, seconds
+    added per move). An argparse type: a value of none of these forms is a usage error.
+
+    >>> parse_clock("10 minutes")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: a clock is a preset's name (rapid), ... not '10 minutes'
+    """
     word = text.strip().lower()
-    if word in CLOCK_PRESETS:
+    if PRESET_NAME.fullmatch(word):
         return word
     bank, plus, increment = word.partition("+")
     if bank.isdigit() and int(bank) > 0 and (not plus or increment.isdigit()):
         return {"bank": int(bank), "increment": int(increment)} if plus else {"per_move": int(bank)}
     raise argparse.ArgumentTypeError(
-        f"a clock is eaai, SECONDS a move (60) or BANK+INCREMENT seconds (300+5), not {text!r}"
+        "a clock is a preset's name (rapid), SECONDS a move (60) or BANK+INCREMENT seconds (300+5), "
+        f"not {text!r}"
     )
 
 

@@ -7,9 +7,13 @@ view is fetched again and shown. While the opponent is to move, the session bloc
 events long poll (``GET /v1/games/{id}/events?after=…&wait=…``): no busy polling.
 
 Whose move it is comes from the view's ``your_move`` (its ``legal_actions`` also list resign and abort,
-which are allowed on the opponent's move too). With a time control, a wait is cut short when the
-opponent's move time runs out, and the view read then (reading it settles a loss on time). When the
-match is over the player is offered a rematch (against a person: until the other accepts).
+which are allowed on the opponent's move too). With a time control the clocks run on screen (on a
+terminal the running one ticks: above the prompt, below the waiting line) and a flag fall is acted on at
+once: the prompt gives up at the player's own deadline and a wait at the opponent's, and the view is read
+then (reading it settles a loss on time) and the end shown, without waiting for a line. Between hands,
+when nobody's clock runs, a prompt against a person also follows the game's events (on a thread with a
+client of its own): the opponent's deal may start the player's clock. When the match is over the player
+is offered a rematch (against a person: until the other accepts).
 
 With ``--json`` the same loop prints one JSON object per line instead of the table: ``{"type": "view",
 "view": …}`` whenever the game changes, ``{"type": "prompt", "legal_actions": […]}`` before reading a
@@ -19,14 +23,18 @@ line, ``{"type": "refused", …}`` for a refused line and ``{"type": "over", "sc
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
+import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, cast
 
 from ginrummy_client import (
     ApiError,
+    Client,
     Game,
     RematchExists,
     RematchOffered,
@@ -35,10 +43,14 @@ from ginrummy_client import (
     your_move,
 )
 
+from . import __version__
 from .commands import HELP, InputError, action_words, parse_line
 from .saved import SavedGame, SavedGames
 from .screen import (
     Screen,
+    TimeUp,
+    Woken,
+    clock_text,
     describe_move,
     end_text,
     finished_by_last_hand,
@@ -48,6 +60,7 @@ from .screen import (
     render_result,
     render_table,
 )
+from .words import lower_first, not_on_offer, refusal, sentence
 
 EXIT_OK = 0
 EXIT_LEFT = 5
@@ -59,6 +72,12 @@ RECAP = 6
 """How many moves of the hand to retell when a game is resumed."""
 MOVE_TYPES = frozenset({"draw", "pass", "discard", "knock", "layoff"})
 """The events that are moves of the hand (what a view's history lists)."""
+FLAG_MARGIN = 0.05
+"""Seconds after a deadline before the view is read: the service's clock must see the time passed."""
+MIN_REREAD = 0.5
+"""Seconds at least between two reads of the view at a deadline (a clock that stood at 0 already)."""
+TICK = 0.2
+"""Seconds between two redraws of a ticking clock while waiting for the opponent."""
 
 
 class LeaveGame(Exception):
@@ -100,6 +119,7 @@ class GameSession:
         self._hand_on_screen: Any = None  # the cards of the last table drawn
         self._opponent_joined: bool | None = None
         self._reply_moves: list[dict[str, Any]] = []  # the moves in the last move's response
+        self._read_at = time.monotonic()  # when the view being played was read: its clock's "now"
         self.rematch: Game | None = None  # the rematch to play next, once the match is over
 
     # --- the loop ----------------------------------------------------------------------------------
@@ -108,6 +128,8 @@ class GameSession:
         """Play until the match is over (exit 0) or the player leaves (exit 5)."""
         if view is None:
             view = self.fetch()
+        else:
+            self._read_at = time.monotonic()
         self.saved.save(self.game)
         while True:
             self.names = player_names(view, "You")
@@ -135,7 +157,15 @@ class GameSession:
 
     def turn(self, view: dict[str, Any]) -> dict[str, Any]:
         """Read one line and carry it out; returns the view to go on with."""
-        line = self.read_line(view)
+        try:
+            line = self.read_line(view)
+        except (TimeUp, Woken):
+            # A deadline passed (reading the view settles the loss on time), or the opponent did
+            # something meanwhile: the view as it is now, shown without waiting for a line.
+            if not self.json_mode:
+                self.screen.line("")  # end the prompt's line
+            _drop_typeahead()
+            return self.fetch()
         try:
             command = parse_line(line, view)
         except InputError as exc:
@@ -156,6 +186,12 @@ class GameSession:
         if command.kind == "undo":
             return self.post(view, None)
         assert command.action is not None
+        why = None if command.offered else not_on_offer(command.action, view)
+        if why is not None:  # nothing of its kind is on offer: not sent, the moves that are shown again
+            self.refuse(why, "not_on_offer")
+            if not self.json_mode:
+                moves_line(self.screen, view)
+            return view
         # With --json a line is meant as typed; a person confirms a resignation.
         if command.kind == "resign" and not (self.json_mode or self.confirm("Resign? You lose the match.")):
             return view
@@ -193,7 +229,10 @@ class GameSession:
                 return self.fetch()
             if exc.status in (401, 403, 404, 410):
                 raise
-            self.refuse(f"not possible: {exc.detail}", exc.code)
+            said = refusal(
+                exc.code, exc.detail, action=action, view=view, names=self.names, problem=exc.problem
+            )
+            self.refuse(said, exc.code)
             # The match ended meanwhile (a loss on time, the opponent resigned): read how.
             return self.fetch() if exc.code == "game_over" else view
         if action is None:
@@ -205,10 +244,43 @@ class GameSession:
         new_view = dict(reply.get("view") or {})
         if "version" not in new_view:
             new_view["version"] = reply.get("version")
+        self._read_at = time.monotonic()
         return new_view if new_view.get("legal_actions") is not None else self.fetch()
 
     def fetch(self) -> dict[str, Any]:
-        return plain(self.seat.refresh())
+        view = plain(self.seat.refresh())
+        self._read_at = time.monotonic()
+        return view
+
+    # --- the clocks --------------------------------------------------------------------------------
+
+    def deadline(self, view: dict[str, Any], seat: int) -> float | None:
+        """When ``seat``'s time is up (a :func:`time.monotonic` time), while its clock runs; else None."""
+        clock = view.get("clock")
+        if not isinstance(clock, dict) or clock.get("running") != seat:
+            return None
+        left = clock.get("move_remaining")
+        if not isinstance(left, int | float):
+            return None
+        return self._read_at + max(float(left) + FLAG_MARGIN, MIN_REREAD)
+
+    def clock_now(self, view: dict[str, Any]) -> str:
+        """The clock line of ``view`` as of now (the running clock's time since the view was read off)."""
+        return clock_text(view, self.names, time.monotonic() - self._read_at) or ""
+
+    def own_clock_runs(self, view: dict[str, Any]) -> bool:
+        return self.deadline(view, int(view.get("seat") or 0)) is not None
+
+    def watching_needed(self, view: dict[str, Any]) -> bool:
+        """Whether a prompt should follow the game's events: against a person, in a game with a clock,
+        while nobody's clock runs (between hands: the opponent's deal may start the player's)."""
+        clock = view.get("clock")
+        return (
+            isinstance(clock, dict)
+            and clock.get("running") is None
+            and self.opponent_joined(view)
+            and not _against_bot(view)
+        )
 
     def finished(self, view: dict[str, Any]) -> bool:
         scores = view.get("scores") or {}
@@ -228,7 +300,9 @@ class GameSession:
             if self._hand_on_screen != _hand_cards(view) and view.get("result") is None:
                 self._shown_version = view.get("version")
                 self._hand_on_screen = _hand_cards(view)
-                render_table(self.screen, view, self.names)
+                # On a terminal the opponent's running clock ticks below the waiting line instead.
+                ticks = self.screen.live and opponent_time_left(view) is not None
+                render_table(self.screen, view, self.names, clock=not ticks)
             if joined:
                 self.screen.line((f"Waiting for {opponent}… (Ctrl-C leaves; gin resume comes back)", "dim"))
             else:
@@ -242,6 +316,12 @@ class GameSession:
             self.cursor = f"{version}-999999"
         # The events do not tell when the opponent's time runs out: only reading the view settles that.
         left = opponent_time_left(view)
+        ticking = not self.json_mode and self.screen.live and left is not None
+        with self.ticking(lambda: self.clock_now(view)) if ticking else contextlib.nullcontext():
+            self._wait_for_events(left)
+
+    def _wait_for_events(self, left: float | None) -> None:
+        """Long polls until an event comes, or (``left`` seconds on the opponent's clock) its time is up."""
         while True:
             started = time.monotonic()
             wait = self.event_wait if left is None else max(1.0, min(self.event_wait, left + 0.5))
@@ -272,18 +352,61 @@ class GameSession:
     # --- input and output --------------------------------------------------------------------------
 
     def read_line(self, view: dict[str, Any]) -> str:
+        """One line typed at the prompt. :class:`TimeUp` when the player's clock runs out first,
+        :class:`Woken` when the game changes first (followed between hands of a clocked game)."""
         self._announced = None
         if self._waited:
             self._waited = False
             _drop_typeahead()
         if self.json_mode:
             self.emit({"type": "prompt", "legal_actions": view.get("legal_actions") or []})
+        deadline = self.deadline(view, int(view.get("seat") or 0))
+        status = None if deadline is None or self.json_mode else (lambda: self.clock_now(view))
         try:
-            return self.screen.ask("" if self.json_mode else "> ")
+            with self.watching(view) if self.watching_needed(view) else _no_watch() as wake:
+                return self.screen.ask(
+                    "" if self.json_mode else "> ", deadline=deadline, wake=wake, status=status
+                )
         except EOFError:
             if not self.json_mode:
                 self.screen.line("")  # end the prompt's line (Ctrl-D) before saying goodbye
             raise LeaveGame from None
+
+    @contextlib.contextmanager
+    def ticking(self, text: Callable[[], str]) -> Iterator[None]:
+        """A line that ``text`` draws again and again in place (a thread), until the block ends."""
+        stop = threading.Event()
+        shown = text()
+        self.screen.out.write(shown)
+        self.screen.out.flush()
+
+        def tick() -> None:
+            nonlocal shown
+            while not stop.wait(TICK):
+                now = text()
+                if now != shown:
+                    shown = now
+                    self.screen.out.write("\r\x1b[2K" + now)
+                    self.screen.out.flush()
+
+        ticker = threading.Thread(target=tick, daemon=True)
+        ticker.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            ticker.join()
+            self.screen.out.write("\n")
+            self.screen.out.flush()
+
+    @contextlib.contextmanager
+    def watching(self, view: dict[str, Any]) -> Iterator[int]:
+        """A descriptor that turns readable when an event of the game comes after ``view``."""
+        watch = EventWatch(self.seat, view.get("version"))
+        try:
+            yield watch.readable
+        finally:
+            watch.close()
 
     def emit(self, obj: dict[str, Any]) -> None:
         """One JSON line (``--json``)."""
@@ -291,10 +414,11 @@ class GameSession:
         self.screen.out.flush()
 
     def refuse(self, message: str, code: str) -> None:
+        """Say why a line is not carried out (``code``: shown with ``--json`` only)."""
         if self.json_mode:
-            self.emit({"type": "refused", "code": code, "detail": message})
+            self.emit({"type": "refused", "code": code, "detail": sentence(message)})
         else:
-            self.screen.note(message[:1].upper() + message[1:] + ".")
+            self.screen.note(sentence(message))
 
     def show(self, view: dict[str, Any]) -> None:
         self._shown_version = view.get("version")
@@ -303,7 +427,8 @@ class GameSession:
             self.emit({"type": "view", "view": view})
             return
         if view.get("result") is None:
-            render_table(self.screen, view, self.names)
+            # While the player's own clock runs it is shown above the prompt, as of then.
+            render_table(self.screen, view, self.names, clock=not self.own_clock_runs(view))
         moves_line(self.screen, view)
 
     def show_result(self, view: dict[str, Any]) -> None:
@@ -369,7 +494,8 @@ class GameSession:
         except ApiError as exc:
             if exc.status in (401, 403):
                 raise
-            self.refuse(f"no hint available: {exc.detail}", exc.code)
+            said = refusal(exc.code, exc.detail, problem=exc.problem)
+            self.refuse(f"no hint available: {lower_first(said)}", exc.code)
             return
         if self.json_mode:
             self.emit({"type": "hint", "hint": hint})
@@ -409,6 +535,56 @@ def start_rematch(seat: Game, screen: Screen, opponent: str, *, json_mode: bool)
     while again is None:
         again = seat.wait_rematch(wait=EVENT_WAIT)
     return again
+
+
+class EventWatch:
+    """Follows a game's events on a thread of its own, with a client (and connection) of its own, from
+    the view of ``version`` on: :attr:`readable` (a pipe) turns readable when one comes. A watch that
+    fails (the service away) only means no early wake-up: the prompt goes on as it would have."""
+
+    def __init__(self, seat: Game, version: Any) -> None:
+        self.readable, self._writable = os.pipe()
+        self._lock = threading.Lock()
+        self._closed = False
+        self._client = Client(seat.client.server, user_agent=f"gin-cli/{__version__}")
+        game = Game(self._client, seat.game_id, token=seat.token)
+        # An event's cursor is "<version>-<n>": anything after the version on screen.
+        after = f"{version}-999999" if isinstance(version, int) else None
+        self._feed = game.events(after=after, wait=EVENT_WAIT, until=lambda event: True)
+        self._thread = threading.Thread(target=self._follow, daemon=True)
+        self._thread.start()
+
+    def _follow(self) -> None:
+        with contextlib.suppress(Exception):
+            for _ in self._feed:
+                with self._lock:
+                    if not self._closed:  # a closed descriptor's number may belong to another file now
+                        os.write(self._writable, b"!")
+                return
+
+    def close(self) -> None:
+        """Stop following (the stream is cut at once; a request still connecting is left to end on
+        its daemon thread, which writes nothing any more)."""
+        self._feed.close()
+        with self._lock:
+            self._closed = True
+            os.close(self.readable)
+            os.close(self._writable)
+        self._thread.join(1.0)
+        if not self._thread.is_alive():
+            self._client.close()
+
+
+@contextlib.contextmanager
+def _no_watch() -> Iterator[None]:
+    yield None
+
+
+def _against_bot(view: dict[str, Any]) -> bool:
+    players = view.get("players")
+    if not isinstance(players, list):
+        return False
+    return any(isinstance(p, dict) and (p.get("bot") or p.get("type") == "bot") for p in players)
 
 
 def opponent_time_left(view: dict[str, Any]) -> float | None:

@@ -12,7 +12,8 @@ import os
 import select
 import sys
 import textwrap
-from collections.abc import Collection, Iterable, Sequence
+import time
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .cards import display_card, is_red
@@ -41,13 +42,35 @@ BONUS_LABELS = {
 }
 
 
-class Screen:
-    """Where the client writes: ``line`` for output, ``ask`` for a prompt."""
+class TimeUp(Exception):
+    """The deadline given to :meth:`Screen.ask` passed before a line was typed."""
 
-    def __init__(self, *, color: bool, out: TextIO | None = None, err: TextIO | None = None) -> None:
+
+class Woken(Exception):
+    """The descriptor given to :meth:`Screen.ask` to wake it became readable before a line was typed."""
+
+
+LIVE_REDRAW = "\x1b7\x1b[1A\r\x1b[2K{}\x1b8"
+"""Rewrite the line above the cursor and put the cursor back where it was: the prompt's line, with what
+is being typed on it, is left alone (save cursor, up one line, clear it, write, restore cursor)."""
+
+
+class Screen:
+    """Where the client writes: ``line`` for output, ``ask`` for a prompt. ``live``: whether a line may be
+    redrawn in place (the output and the input are a terminal): a running clock ticks there."""
+
+    def __init__(
+        self,
+        *,
+        color: bool,
+        out: TextIO | None = None,
+        err: TextIO | None = None,
+        live: bool | None = None,
+    ) -> None:
         self.color = color
         self.out = out or sys.stdout
         self.err = err or sys.stderr
+        self.live = (_isatty(self.out) and _isatty(sys.stdin)) if live is None else live
         self._console: Console | None = None
         self._pipe: PipeReader | None = None
         if color:
@@ -100,16 +123,43 @@ class Screen:
         self.err.write(f"gin: {text}\n")
         self.err.flush()
 
-    def ask(self, prompt: str = "> ") -> str:
-        """Read one line; raises EOFError at the end of input."""
+    def ask(
+        self,
+        prompt: str = "> ",
+        *,
+        deadline: float | None = None,
+        wake: int | None = None,
+        status: Callable[[], str] | None = None,
+    ) -> str:
+        """Read one line; raises EOFError at the end of input.
+
+        ``deadline`` (a :func:`time.monotonic` time): :class:`TimeUp` when it passes first. ``wake`` (a
+        file descriptor): :class:`Woken` when it becomes readable first. ``status``: a line shown above
+        the prompt, drawn again in place as it changes on a live terminal (a clock that ticks)."""
         self.out.flush()
-        if self._pipe is None and os.name == "posix" and not _isatty(sys.stdin):
+        waits = deadline is not None or wake is not None
+        if self._pipe is None and os.name == "posix" and (waits or not _isatty(sys.stdin)):
             self._pipe = PipeReader(sys.stdin.fileno())
-        if self._pipe is None:
-            return input(prompt)  # a terminal: readline's line editing, and Ctrl-C is never missed
+        if status is not None:
+            self.line(status())
+        if self._pipe is None or not (waits or self._pipe.buffer or not _isatty(sys.stdin)):
+            # A terminal with nothing to wait for: readline's line editing, and Ctrl-C is never missed.
+            # (With a deadline the terminal is read line by line as a pipe is: its own editing only.)
+            return input(prompt)
         self.out.write(prompt)
         self.out.flush()
-        return self._pipe.readline()
+        shown = [status() if status is not None else ""]
+
+        def redraw() -> None:
+            assert status is not None
+            text = status()
+            if text != shown[0]:
+                shown[0] = text
+                self.out.write(LIVE_REDRAW.format(text))
+                self.out.flush()
+
+        tick = redraw if status is not None and self.live else None
+        return self._pipe.readline(deadline=deadline, wake=wake, tick=tick)
 
     def confirm(self, question: str) -> bool:
         """Ask a yes/no question: true for y or yes, false otherwise; EOFError at the end of input."""
@@ -161,14 +211,33 @@ class PipeReader:
         self.buffer = b""
         self.eof = False
 
-    def readline(self) -> str:
-        """The next line without its end; EOFError at the end of input."""
+    def readline(
+        self,
+        *,
+        deadline: float | None = None,
+        wake: int | None = None,
+        tick: Callable[[], None] | None = None,
+    ) -> str:
+        """The next line without its end; EOFError at the end of input. :class:`TimeUp` once
+        ``deadline`` (monotonic) has passed, :class:`Woken` once ``wake`` is readable, whichever comes
+        before a whole line; ``tick`` is called between looks (every :attr:`POLL` seconds at most)."""
+        watched = [self.fd] if wake is None else [self.fd, wake]
         while b"\n" not in self.buffer and not self.eof:
-            ready, _, _ = select.select([self.fd], [], [], self.POLL)
-            if ready:
+            timeout = self.POLL
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeUp
+                timeout = min(timeout, left)
+            ready, _, _ = select.select(watched, [], [], timeout)
+            if wake is not None and wake in ready:
+                raise Woken
+            if self.fd in ready:
                 chunk = os.read(self.fd, 4096)
                 self.eof = not chunk
                 self.buffer += chunk
+            elif tick is not None:
+                tick()
         if not self.buffer:
             raise EOFError
         line, _, self.buffer = self.buffer.partition(b"\n")
@@ -306,8 +375,9 @@ def _was_gin(item: dict[str, Any], view: dict[str, Any]) -> bool:
     return outcome.get("knocker") == item.get("seat") and outcome.get("end") in ("gin", "big_gin")
 
 
-def render_table(screen: Screen, view: dict[str, Any], names: list[str]) -> None:
-    """The game screen: scores, the opponent, the piles, the hand and the moves on offer."""
+def render_table(screen: Screen, view: dict[str, Any], names: list[str], *, clock: bool = True) -> None:
+    """The game screen: scores (``clock``: and the clocks), the opponent, the piles, the hand and the
+    moves on offer."""
     seat = view.get("seat", 0)
     opponent_seat = 1 - seat
     dealer = view.get("dealer")
@@ -322,7 +392,8 @@ def render_table(screen: Screen, view: dict[str, Any], names: list[str]) -> None
         title += " · spades double"
     screen.rule(title)
     score_line(screen, view, names)
-    clock_line(screen, view, names)
+    if clock:
+        clock_line(screen, view, names)
 
     opponent = view.get("opponent") or {}
     known = opponent.get("known_cards") or []
@@ -406,18 +477,15 @@ def moves_parts(view: dict[str, Any]) -> list[Part]:
     if knock_cards:
         offers.append("knock CARD: " + " ".join(knock_cards))
     parts: list[Part] = ["Moves: ", (" · ".join(offers) if offers else "none (wait)", "cyan"), " · help"]
-    # Resign and abort are on offer nearly always: named while the line keeps within 80 columns.
+    # Actions on the match (resign, abort) are on offer nearly always: named while the line keeps within 80
+    # columns. Each listed action says its kind: gin keeps no list of its own.
     length = sum(len(p if isinstance(p, str) else p[0]) for p in parts)
     for action in legal:
         word = f" · {action.get('type')}"
-        if action.get("type") in ENDINGS and length + len(word) <= WIDTH:
+        if action.get("kind") == "match" and length + len(word) <= WIDTH:
             parts.append(word)
             length += len(word)
     return parts
-
-
-ENDINGS = ("resign", "abort")
-"""The legal actions that end the match early (the prompt takes them by name)."""
 
 
 def format_seconds(seconds: float) -> str:
@@ -433,9 +501,10 @@ def format_seconds(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
-def clock_text(view: dict[str, Any], names: list[str]) -> str | None:
+def clock_text(view: dict[str, Any], names: list[str], elapsed: float = 0.0) -> str | None:
     """The clocks of a game with a time control: each seat's bank left, whose clock runs and how long
-    its move has left (None without a time control).
+    its move has left (None without a time control); ``elapsed``: seconds since the view was read, taken
+    off the running clock.
 
     >>> view = {"seat": 0, "clock": {"per_move": None, "bank": 30, "increment": 0,
     ...         "remaining": [21.5, 30.0], "running": 0, "move_remaining": 21.5}}
@@ -444,22 +513,27 @@ def clock_text(view: dict[str, Any], names: list[str]) -> str | None:
     >>> view["clock"].update(per_move=60, bank=None, remaining=None, running=1, move_remaining=42)
     >>> clock_text(view, ["You", "Bob"])
     "Clock: 60 s a move · Bob's move: 0:42 left"
+    >>> clock_text(view, ["You", "Bob"], elapsed=40)
+    "Clock: 60 s a move · Bob's move: 2.0 s left"
     """
     clock = view.get("clock")
     if not isinstance(clock, dict):
         return None
     parts: list[str] = []
+    running, left = clock.get("running"), clock.get("move_remaining")
+    if not (isinstance(running, int) and running in (0, 1)):
+        running, elapsed = None, 0.0  # nobody's clock runs: the banks stand still
     remaining = clock.get("remaining")
     if isinstance(remaining, list) and len(remaining) == 2:
-        parts += [f"{names[seat]} {format_seconds(float(remaining[seat]))}" for seat in (0, 1)]
+        banks = [float(remaining[seat]) - (elapsed if seat == running else 0.0) for seat in (0, 1)]
+        parts += [f"{names[seat]} {format_seconds(banks[seat])}" for seat in (0, 1)]
     elif clock.get("per_move"):
         parts.append(f"{clock['per_move']} s a move")
     if clock.get("increment"):
         parts.append(f"+{clock['increment']} s a move")
-    running, left = clock.get("running"), clock.get("move_remaining")
-    if isinstance(running, int) and running in (0, 1) and isinstance(left, int | float):
+    if running is not None and isinstance(left, int | float):
         whose = "your move" if running == view.get("seat") else f"{names[running]}'s move"
-        parts.append(f"{whose}: {format_seconds(float(left))} left")
+        parts.append(f"{whose}: {format_seconds(float(left) - elapsed)} left")
     return "Clock: " + " · ".join(parts)
 
 
@@ -561,16 +635,27 @@ def render_result(screen: Screen, view: dict[str, Any], names: list[str]) -> Non
 
 
 def points_text(outcome: dict[str, Any], names: list[str]) -> str:
-    """How the hand's points were made: difference, bonus, doubling."""
+    """How the hand's points were made: difference, bonus, doubling. The difference is the loser's
+    deadwood minus the winner's: the defender's minus the knocker's for a knock, the other way round for
+    an undercut (the knocker has the more, or as much).
+
+    >>> knock = {"end": "knock", "winner": 0, "knocker": 0, "knocker_deadwood": 3, "defender_deadwood": 8,
+    ...          "difference": 5, "bonus": 0, "points": 5}
+    >>> points_text(knock, ["You", "Bob"])
+    'Points: deadwood 8 − 3 = 5 → You score 5'
+    >>> undercut = {"end": "undercut", "winner": 1, "knocker": 0, "knocker_deadwood": 8,
+    ...             "defender_deadwood": 3, "difference": 5, "bonus": 25, "points": 30}
+    >>> points_text(undercut, ["You", "Bob"])
+    'Points: deadwood 8 − 3 = 5 + 25 undercut bonus → Bob scores 30'
+    """
     end = outcome.get("end")
     winner = names[outcome["winner"]]
+    knocker, defender = outcome.get("knocker_deadwood", 0), outcome.get("defender_deadwood", 0)
     if end in ("gin", "big_gin"):
-        text = f"Points: {outcome.get('defender_deadwood', 0)} deadwood"
+        text = f"Points: {defender} deadwood"
     else:
-        text = (
-            f"Points: deadwood {outcome.get('defender_deadwood', 0)} − {outcome.get('knocker_deadwood', 0)}"
-            f" = {outcome.get('difference', 0)}"
-        )
+        loser, won = (knocker, defender) if end == "undercut" else (defender, knocker)
+        text = f"Points: deadwood {loser} − {won} = {outcome.get('difference', 0)}"
     if outcome.get("bonus"):
         label = {"undercut": "undercut", "gin": "gin", "big_gin": "big gin"}.get(str(end), "")
         text += f" + {outcome['bonus']} {label} bonus".replace("  ", " ")

@@ -7,6 +7,7 @@ and answers with one element of ``view["legal_actions"]``, as is. ``gin-bot run`
     gin-bot run path/to/bot.py:choose --host          # prints GAME:INVITATION, waits for the join
     gin-bot run other_bot:choose --join GAME:INVITATION
     GIN_PLAYER_TOKEN=… gin-bot run my_bot:choose --seek --rated --games 5   # quick match in the lobby
+    gin-bot run my_bot:choose --bot expert --rated --player-token …   # rated, against a house bot
 
 Each match is played to ``match_over`` through the SDK (If-Match and Idempotency-Key on every move, event
 feeds that resume). The bot can never break a game: an answer that is not one of the legal actions (or an
@@ -15,9 +16,13 @@ only when the bot itself returns them. A lost connection, a 503 or a 429 is wait
 resumed from a fresh view; a 412 (the game moved on) means reading the view again and choosing again.
 
 How a seat is found is a :class:`Seating` (:class:`AgainstBot`, :class:`Host`, :class:`Join`,
-:class:`Seeking`). ``--seek`` plays as a player (``--player-token`` or ``GIN_PLAYER_TOKEN``; without one a
-new player named ``--name`` is made for the run): each game is a quick match in the lobby — paired at
-once with a waiting seek, or waiting until someone takes the bot's.
+:class:`Seeking`). A player's token (``--player-token`` or ``GIN_PLAYER_TOKEN``) makes every game of the
+run that player's, in any mode: they count in its profile, and with ``--rated`` (a preset without
+options) in its rating — against a house bot, a person or in the lobby. ``--seek`` needs a player: without
+a token a new one named ``--name`` is made for the run. Each ``--seek`` game is a quick match in the
+lobby — paired at once with a waiting seek, or waiting until someone takes the bot's. Only what the
+service would refuse is refused up front: ``--rated`` without a player (but for ``--seek``), and
+``--rated`` with ``--join`` (the host decides).
 
 Exit statuses: 0 every match was played to its end; 1 some could not be (``errors`` in the summary);
 2 a bad command line, a bot that cannot be imported, or settings the service refuses (rules, bot name,
@@ -30,6 +35,7 @@ import argparse
 import contextlib
 import copy
 import importlib
+import importlib.metadata
 import importlib.util
 import json
 import logging
@@ -204,17 +210,24 @@ class Rules:
 
 @dataclass(frozen=True)
 class AgainstBot:
-    """Each game is a new one against the house bot ``bot``."""
+    """Each game is a new one against the house bot ``bot``; ``rated`` (the client's token is a player's):
+    the result changes that player's rating."""
 
     bot: str
     rules: Rules
     name: str | None = None
+    rated: bool = False
     single = False
 
     def seat(self, client: Client, number: int) -> Game:
         rules, seed = self.rules, self.rules.seed_of(number)
         return client.create_game(
-            bot=self.bot, name=self.name, preset=rules.preset, options=rules.options, seed=seed
+            bot=self.bot,
+            name=self.name,
+            preset=rules.preset,
+            options=rules.options,
+            seed=seed,
+            rated=self.rated,
         )
 
 
@@ -226,12 +239,18 @@ class Host:
     rules: Rules
     announce: Callable[[str], None]
     name: str | None = None
+    rated: bool = False
     single = False
 
     def seat(self, client: Client, number: int) -> Game:
         rules = self.rules
         game = client.create_game(
-            human=True, name=self.name, preset=rules.preset, options=rules.options, seed=rules.seed_of(number)
+            human=True,
+            name=self.name,
+            preset=rules.preset,
+            options=rules.options,
+            seed=rules.seed_of(number),
+            rated=self.rated,
         )
         assert game.invitation_code is not None
         self.announce(game.invitation_code)
@@ -606,7 +625,46 @@ exit status: 0 every match played to its end · 1 some could not be (errors) ·
 2 bad command line, bot not importable, or settings refused by the service ·
 3 service unreachable · 130 interrupted (Ctrl-C)
 
-environment: GIN_SERVER (default http://127.0.0.1:8000). Guide: docs/bots.md"""
+environment: GIN_SERVER (default http://127.0.0.1:8000), GIN_PLAYER_TOKEN.
+How to write a bot, from nothing to a match, with a 20-line example:
+gin-bot guide (the "Write a bot" section of this package's README)."""
+
+DISTRIBUTION = "ginrummy-client"
+GUIDE_HEADING = "## Write a bot: `gin-bot`"
+
+
+def guide() -> str:
+    """The guide ``gin-bot guide`` prints: the "Write a bot" section of the distribution's README, which is
+    its long description, so an installed package has it (``importlib.metadata``); run from a checkout,
+    the README beside the package. HTML comments (the test's file marks) are left out.
+
+    >>> text = guide()
+    >>> text.startswith(GUIDE_HEADING) and "def choose(view: dict) -> dict:" in text
+    True
+    """
+    checkout = Path(__file__).resolve().parent.parent
+    pyproject = checkout / "pyproject.toml"
+    if (checkout / "README.md").is_file() and f'name = "{DISTRIBUTION}"' in _read(pyproject):
+        readme = _read(checkout / "README.md")
+    else:
+        # The METADATA file: headers, a blank line, then the long description (the README).
+        metadata = importlib.metadata.distribution(DISTRIBUTION).read_text("METADATA") or ""
+        readme = metadata.replace("\r\n", "\n").partition("\n\n")[2]
+    start = readme.find(GUIDE_HEADING + "\n")
+    if start < 0:
+        raise LookupError(f"the {DISTRIBUTION} README has no section {GUIDE_HEADING!r}")
+    section = readme[start:]
+    end = section.find("\n## ", len(GUIDE_HEADING))
+    section = section if end < 0 else section[: end + 1]
+    lines = [line for line in section.splitlines() if not line.strip().startswith("<!--")]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return ""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -625,6 +683,10 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    commands.add_parser(
+        "guide",
+        help="how to write a bot: from nothing to a match, with a 20-line example (this package's README)",
+    )
     run.add_argument("bot_function", metavar="BOT", help="MODULE:FUNCTION or path/to/file.py:FUNCTION")
     run.add_argument("--server", metavar="URL", help=f"the service (GIN_SERVER; default {DEFAULT_SERVER})")
     mode = run.add_mutually_exclusive_group()
@@ -635,9 +697,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--player-token",
         metavar="TOKEN",
-        help="the player's token for --seek (GIN_PLAYER_TOKEN; else a new player)",
+        help="play as this player (GIN_PLAYER_TOKEN): the games count for it (--seek without: a new one)",
     )
-    run.add_argument("--rated", action="store_true", help="--seek rated games (a preset without -o)")
+    run.add_argument(
+        "--rated", action="store_true",
+        help="rated games (a preset without -o; a player: --player-token, or --seek's new one)",
+    )  # fmt: skip
     run.add_argument("--games", type=int, default=1, metavar="N", help="matches to play in all (0: forever)")
     run.add_argument("--concurrency", type=int, default=1, metavar="K", help="matches at once (default 1)")
     run.add_argument("--preset", metavar="NAME", help="rules preset (GET /v1/rules; default standard)")
@@ -655,18 +720,18 @@ def seating_of(args: argparse.Namespace, announce: Callable[[str], None]) -> Sea
     if args.join is not None:
         if args.preset is not None or args.option or args.seed is not None:
             raise ValueError("--join plays the host's rules: no --preset, --option or --seed")
+        if args.rated:
+            raise ValueError("--join plays the host's game: the host chose whether it is rated (no --rated)")
         if args.games != 1:
             raise ValueError("--join plays the one game of the invitation: no --games")
         parse_invitation(args.join)
         return Join(args.join, name=args.name)
     rules = Rules(args.preset or "standard", parse_options(args.option), args.seed)
     if args.host:
-        return Host(rules, announce, name=args.name)
+        return Host(rules, announce, name=args.name, rated=args.rated)
     if args.seek:
         return Seeking(rules, rated=args.rated)
-    if args.rated:
-        raise ValueError("--rated goes with --seek")
-    return AgainstBot((args.bot or "simple").strip().lower(), rules, name=args.name)
+    return AgainstBot((args.bot or "simple").strip().lower(), rules, name=args.name, rated=args.rated)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -676,16 +741,26 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as leaving:  # --help, --version, or a usage error argparse has printed
         return leaving.code if isinstance(leaving.code, int) else EXIT_USAGE
+    if args.command == "guide":
+        print(guide(), end="")
+        return EXIT_OK
     printing = threading.Lock()
 
     def announce(code: str) -> None:
         with printing:
             print(code, flush=True)
 
+    token = args.player_token or os.environ.get("GIN_PLAYER_TOKEN") or None
     try:
         if args.games < 0 or args.concurrency < 1:
             raise ValueError("--games is 0 (forever) or more, --concurrency 1 or more")
         seating = seating_of(args, announce)
+        if args.rated and token is None and not args.seek:
+            # The service refuses it (player_required): say so before any game is made.
+            raise ValueError(
+                "a rated game is played by a player: give its token with --player-token TOKEN or "
+                "GIN_PLAYER_TOKEN (a player is made once with POST /v1/players, or gin login)"
+            )
         choose = load_bot(args.bot_function)
         server = args.server or os.environ.get("GIN_SERVER") or DEFAULT_SERVER
         client = Client(server)
@@ -698,7 +773,6 @@ def main(argv: list[str] | None = None) -> int:
         datefmt="%H:%M:%S",
         stream=sys.stderr,
     )
-    token = args.player_token or os.environ.get("GIN_PLAYER_TOKEN") or None
     with client:
         try:
             client.bots()
@@ -725,7 +799,7 @@ def main(argv: list[str] | None = None) -> int:
         choose,
         seating,
         server=server,
-        token=token if args.seek else None,
+        token=token,
         games=args.games,
         concurrency=args.concurrency,
         full_view=args.full_view,

@@ -1,6 +1,6 @@
 """Melds, deadwood and lay-offs: the exact solver behind knocking, scoring, bots and hints.
 
-Terminology (RULES.md §2 and §5):
+Terminology (docs/rules.md §2 and §5):
 
 - **meld** — a group of cards that scores nothing against its holder: a *set* or a *run*.
 - **set** — 3 or 4 cards of one rank (``7C 7D 7H``).

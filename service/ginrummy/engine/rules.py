@@ -1,4 +1,4 @@
-"""The rule options of a game, as one frozen value, and the named presets of RULES.md §10.
+"""The rule options of a game, as one frozen value, and the named presets of docs/rules.md §10.
 
 >>> Rules.from_options("tournament").target
 250

@@ -1,4 +1,4 @@
-"""Every JSON form of game state that leaves the engine, and what a seat may see (RULES.md §11).
+"""Every JSON form of game state that leaves the engine, and what a seat may see (docs/rules.md §11).
 
 While a hand is live a seat sees its own cards, the whole discard pile, the stock's size, the opponent's
 card count and the cards the opponent took from the pile and still holds; never the opponent's other

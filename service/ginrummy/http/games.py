@@ -171,7 +171,7 @@ def layoff(body: dict[str, Any], game_id: str) -> Response:
 @blp.response(200, schemas.MoveOut)
 @blp.doc(**action_doc("resign"))
 def resign(game_id: str) -> Response:
-    """Resign: at any time, by either seat; the other wins the match (docs/rules.md, Ending early)"""
+    """Resign: at any time, by either seat; the other wins the match (docs/rules.md §13)"""
     return act(game_id, {"type": "resign"})
 
 

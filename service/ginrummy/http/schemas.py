@@ -470,7 +470,7 @@ class ClockOut(Out):
 
 
 class ViewOut(Out):
-    """A seat's view of the game (RULES.md §11): never the opponent's hidden cards or the stock."""
+    """A seat's view of the game (docs/rules.md §11): never the opponent's hidden cards or the stock."""
 
     game_id = fields.String()
     version = fields.Integer(metadata={"description": "Also the ETag; send it back in If-Match"})
