@@ -130,7 +130,7 @@ def refusal(
 
 def _internal(detail: str) -> bool:
     """Whether a detail speaks of the engine's phases rather than the game."""
-    return "(phase:" in detail or "is not allowed now" in detail
+    return "(phase:" in detail or "is not allowed now" in detail or "(seat " in detail
 
 
 def _plain(detail: str) -> str:

@@ -57,6 +57,18 @@ class Phase(enum.StrEnum):
     OVER = "over"
 
 
+# Where a hand stands, in the game's words: what a refusal tells a player (never a phase's name).
+PHASE_WORDS: dict[Phase, str] = {
+    Phase.UPCARD_NONDEALER: "the upcard is on offer (take it or pass)",
+    Phase.UPCARD_DEALER: "the upcard is on offer (take it or pass)",
+    Phase.DRAW: "it is time to draw, from the stock or the discard pile",
+    Phase.DISCARD: "it is time to discard (or knock)",
+    Phase.FIFTIETH_CARD: "the fiftieth card is on offer (take it or pass)",
+    Phase.LAYOFF: "the knock is being answered: the defender lays down and lays off",
+    Phase.OVER: "the hand is over",
+}
+
+
 class HandEnd(enum.StrEnum):
     """How a hand ended."""
 
@@ -310,7 +322,9 @@ class Hand:
         if self.phase is Phase.OVER:
             raise IllegalActionError("the hand is over: deal the next one")
         if seat != self.turn:
-            raise NotYourTurnError(f"it is seat {self.turn}'s move, not seat {seat}'s")
+            raise NotYourTurnError(
+                f"it is the other player's move (seat {self.turn}), not yours (seat {seat})"
+            )
         if action.type == LAYOFF:
             if self.phase is not Phase.LAYOFF:
                 raise IllegalActionError(self._not_now(action))
@@ -487,7 +501,7 @@ class Hand:
     # -- errors ---------------------------------------------------------------------------------
 
     def _not_now(self, action: Action) -> str:
-        return f"{action.type} is not allowed now (phase: {self.phase.value})"
+        return f"you cannot {action.type} now: {PHASE_WORDS[self.phase]}"
 
     def _why_illegal(self, seat: int, action: Action) -> IllegalActionError:
         held = self.hands[seat]
