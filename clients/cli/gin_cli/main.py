@@ -606,7 +606,7 @@ class _Runner:
             return EXIT_OK
         view = plain(seat.view)
         self.screen.line(end_text(view, player_names(view)) or f"Game {game.game_id} is over.")
-        if {"type": "rematch"} in (view.get("legal_actions") or []):  # offered only when it is on offer
+        if any(a.get("type") == "rematch" for a in view.get("legal_actions") or []):  # only when on offer
             self.screen.line(f"A rematch: gin rematch {game.game_id}")
         return EXIT_OK
 

@@ -26,7 +26,7 @@ export function cardText(card) {
   return rankText(card) + (GLYPHS[card[1]] || card[1]);
 }
 
-/** What a card counts as deadwood: ace 1, 2 to 10 their number, jack, queen and king 10 (RULES.md). */
+/** What a card counts as deadwood: ace 1, 2 to 10 their number, jack, queen and king 10 (docs/rules.md §1). */
 export function cardPoints(card) {
   if (card[0] === "A") return 1;
   return "TJQK".includes(card[0]) ? 10 : Number(card[0]);

@@ -1,5 +1,10 @@
 """The only code that talks to Redis: the game, player and lobby stores, the Redis client factory, and the
-embedded redis-server of local runs."""
+embedded redis-server of local runs.
+
+A new Redis key belongs to the store of its concept (``games``, ``players``, ``lobby``, ``notify``), whose
+docstring lists its keys and their Cluster hash tags; the use cases (:mod:`ginrummy.app`) call the
+stores' methods and never see a key.
+"""
 
 from .connection import make_client, rate_limit_storage
 from .embedded import EmbeddedRedis

@@ -14,7 +14,8 @@ A state change is ONE Lua script (:data:`COMMIT_LUA`): it checks the expected ve
 state, appends the events with trimming, writes finished-hand records and the idempotency record, and
 sets the expiry of every key — all or nothing, so two racing moves can never both apply.
 
-The store knows nothing about Gin Rummy; the HTTP layer decides what the doc and the events contain.
+The store knows nothing about Gin Rummy; the use cases (:mod:`ginrummy.app.unit_of_work`) decide what the doc
+and the events contain.
 
 Why a list and not a Redis stream for the events: a stream preallocates its first node
 (``stream-node-max-bytes``, 4 KB), which alone would exceed the memory budget of a live game. A long
