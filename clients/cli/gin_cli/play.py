@@ -310,10 +310,8 @@ class GameSession:
                     (f"Waiting for the opponent to join: gin join {self.game.invitation}", "dim")
                 )
         self._announced = (joined, view.get("hand_number"))
-        version = view.get("version")
-        if isinstance(version, int):
-            # An event's cursor is "<version>-<n>": wait for anything after the version on screen.
-            self.cursor = f"{version}-999999"
+        if view.get("cursor"):
+            self.cursor = view["cursor"]  # the view's own cursor: anything after the view on screen
         # The events do not tell when the opponent's time runs out: only reading the view settles that.
         left = opponent_time_left(view)
         ticking = not self.json_mode and self.screen.live and left is not None
@@ -402,7 +400,7 @@ class GameSession:
     @contextlib.contextmanager
     def watching(self, view: dict[str, Any]) -> Iterator[int]:
         """A descriptor that turns readable when an event of the game comes after ``view``."""
-        watch = EventWatch(self.seat, view.get("version"))
+        watch = EventWatch(self.seat, view.get("cursor"))
         try:
             yield watch.readable
         finally:
@@ -542,14 +540,13 @@ class EventWatch:
     the view of ``version`` on: :attr:`readable` (a pipe) turns readable when one comes. A watch that
     fails (the service away) only means no early wake-up: the prompt goes on as it would have."""
 
-    def __init__(self, seat: Game, version: Any) -> None:
+    def __init__(self, seat: Game, after: str | None) -> None:
         self.readable, self._writable = os.pipe()
         self._lock = threading.Lock()
         self._closed = False
         self._client = Client(seat.client.server, user_agent=f"gin-cli/{__version__}")
         game = Game(self._client, seat.game_id, token=seat.token)
-        # An event's cursor is "<version>-<n>": anything after the version on screen.
-        after = f"{version}-999999" if isinstance(version, int) else None
+        # ``after``: the cursor of the view on screen (cursors are opaque: the service makes them).
         self._feed = game.events(after=after, wait=EVENT_WAIT, until=lambda event: True)
         self._thread = threading.Thread(target=self._follow, daemon=True)
         self._thread.start()

@@ -164,7 +164,7 @@ export class GameController {
     if (this.claimWait && this.claimWait.version !== view.version) this.claimWait = null; // a new wait
     this.claim = this.claimable();
     if (full) {
-      this.bumpCursor(`${view.version}-999999`);
+      this.bumpCursor(view.cursor); // the view's own cursor: the events after it
       this.log = (view.history || []).map((e) => ({ ...e }));
       this.logHand = view.hand_number;
     } else {

@@ -8,6 +8,7 @@ from typing import Any
 import orjson
 
 from ginrummy.engine import Event, seat_view
+from ginrummy.store.cursor import Cursor
 
 from . import clocks
 from .match import Match, your_move
@@ -45,6 +46,7 @@ def view(match: Match, seat: int | None, omit: frozenset[str] = frozenset()) -> 
     out["commitment"] = meta.shuffle.commitment if meta.shuffle else None
     out["game_id"] = match.game_id
     out["version"] = match.version
+    out["cursor"] = str(Cursor.after_version(match.version))  # GET …/events?after= it: what follows
     out["rated"] = meta.rated
     out["private"] = meta.private
     out["clock"] = clocks.clock_view(meta.clock, now_ms=clocks.now_ms()) if meta.clock else None

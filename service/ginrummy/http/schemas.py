@@ -522,6 +522,12 @@ class ViewOut(Out):
         metadata={"description": "SHA-256 commitment to this hand's deck order (docs/api.md)"},
     )
     waiting_for_opponent = fields.Boolean()
+    cursor = fields.String(
+        metadata={
+            "description": "The events cursor of this view: GET …/events?after=<cursor> answers the "
+            "events that follow it (opaque, like every cursor)"
+        }
+    )
     can_undo = fields.Boolean(
         metadata={
             "description": "POST /undo would take back this seat's last move now (games against a bot, "

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 MAX_LENGTH = 20
+LAST_NUMBER = 999_999  # more events than one change ever makes (the query pattern allows 6 digits)
 
 
 class Cursor(NamedTuple):
@@ -34,6 +35,12 @@ class Cursor(NamedTuple):
     def parse(text: str) -> Cursor:
         version, _, number = text.partition("-")
         return Cursor(int(version), int(number or 0))
+
+    @staticmethod
+    def after_version(version: int) -> Cursor:
+        """The cursor of everything up to ``version`` included: the events after it are the next
+        versions' (a view of ``version`` hands it out, so that clients never make one)."""
+        return Cursor(version, LAST_NUMBER)
 
     def follows(self, before: Cursor) -> bool:
         """Whether this is the very next event after ``before`` (nothing was trimmed in between)."""
