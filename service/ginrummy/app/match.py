@@ -56,10 +56,13 @@ class Match:
         game = self.game
         return game.hand_over and game.hand is not None and self.hand_before != (True, game.hand_number)
 
-    def legal_actions(self, seat: int | None) -> list[dict[str, Any]]:
+    def legal_actions(
+        self, seat: int | None, engine_listed: list[dict[str, Any]] | None = None
+    ) -> list[dict[str, Any]]:
         """Everything ``seat`` may post now, as listed in its view and in refusals: the engine's moves
         and ending actions — none while the invited seat is free — and, once the match is over, the
-        rematch (until this seat offered it or it was accepted)."""
+        rematch (until this seat offered it or it was accepted). ``engine_listed``: the engine's list
+        when the caller has it already (a seat view lists it)."""
         meta, game = self.meta, self.game
         if seat is None or meta.waiting_for_opponent:
             return []
@@ -67,6 +70,8 @@ class Match:
             if meta.rematch_game is None and seat not in meta.rematch_offers:
                 return [{"type": REMATCH, "kind": KINDS[REMATCH]}]
             return []
+        if engine_listed is not None:
+            return engine_listed
         return [a.listed() for a in (*game.legal_actions(seat), *game.ending_actions(seat))]
 
 

@@ -32,7 +32,7 @@ def view(match: Match, seat: int | None, omit: frozenset[str] = frozenset()) -> 
         out["players"] = [{**facts, **person} for facts, person in zip(out["players"], people, strict=False)]
     else:
         out["players"] = people
-    out["legal_actions"] = match.legal_actions(seat)
+    out["legal_actions"] = match.legal_actions(seat, out["legal_actions"])
     # Whether the seat has a move to make now; clients wait for the opponent while it is false.
     out["your_move"] = your_move(out["legal_actions"])
     out["waiting_for_opponent"] = meta.waiting_for_opponent
