@@ -28,6 +28,7 @@ GAME_REASONS = {
     "game_over",
     "cannot_undo",
     "undo_not_allowed",
+    "hint_not_allowed",
     "waiting_for_opponent",
     "nothing_to_do",
     "join_conflict",
