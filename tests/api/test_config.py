@@ -28,6 +28,14 @@ def test_environment_values_are_typed() -> None:
     )
 
 
+def test_the_database_url_has_its_usual_name_and_is_empty_by_default() -> None:
+    assert Config.env_name("database_url") == "DATABASE_URL"
+    assert Config.load(environ={}).database_url == ""
+    url = "postgresql://gin@db:5432/ginrummy"
+    assert Config.load(environ={"DATABASE_URL": url}).database_url == url
+    assert Config.load(environ={"GIN_DATABASE_URL": url}).database_url == ""
+
+
 def test_overrides_win_over_the_environment() -> None:
     config = Config.load(
         {"live_ttl": 5, "GIN_ALLOW_SEED": False}, environ={"GIN_LIVE_TTL": "60", "GIN_ALLOW_SEED": "1"}

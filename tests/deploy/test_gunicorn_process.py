@@ -4,8 +4,9 @@
   the virtualenv's gunicorn first on PATH, against the suite's real Redis; the Dockerfile's HEALTHCHECK
   command reports it healthy; /readyz, /metrics and the request id work; SIGTERM lets an in-flight stream
   finish (the drain) and gunicorn exits 0; the JSON logs never contain the token.
-- ``ginrummy-serve`` with REDIS_URL unset starts the embedded redis-server (AOF in GIN_DATA_DIR), serves
-  games, stops Redis on exit, and a game survives a restart.
+- ``ginrummy-serve`` with REDIS_URL and DATABASE_URL unset starts the embedded redis-server (AOF in
+  GIN_DATA_DIR) and the embedded PostgreSQL (in GIN_DATA_DIR/postgres) with the schema migrated, serves
+  games, stops both on exit (or when it is killed), and a game and the database survive a restart.
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 import requests
 from ginrummy.store.embedded import free_port
+from ginrummy.store.schema import migrations
 
 from tests.deploy.play import create_game, reload, step
 from tests.deploy.test_deploy_files import ROOT, dockerfile_cmd, dockerfile_healthcheck
@@ -33,7 +36,11 @@ VENV_BIN = Path(sys.executable).parent
 
 def _env(**extra: str) -> dict[str, str]:
     """The process environment with the virtualenv's tools first on PATH, as /opt/venv/bin is in the image."""
-    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "PROMETHEUS_MULTIPROC_DIR"}}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"REDIS_URL", "DATABASE_URL", "PROMETHEUS_MULTIPROC_DIR"}
+    }
     env["PATH"] = f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}"
     env["GIN_ACCESS_LOG"] = "1"
     env.update(extra)
@@ -161,14 +168,39 @@ def _embedded_redis_port(log: Path) -> int:
     return int(matches[-1])
 
 
+def _embedded_postgres_url(log: Path) -> str:
+    matches = re.findall(r"embedded PostgreSQL at (postgresql://\S+) ", log.read_text())
+    return str(matches[-1])
+
+
+def _port_of(url: str) -> int:
+    return int(url.rsplit(":", 1)[1].split("/", 1)[0])
+
+
 def test_ginrummy_serve_runs_an_embedded_redis_and_stops_it(tmp_path: Path) -> None:
     port, log = free_port(), tmp_path / "serve.log"
     base = f"http://127.0.0.1:{port}"
     serve = _serve(tmp_path, port, log)
     try:
-        _wait_until("ginrummy-serve to answer /healthz", lambda: _get_ok(f"{base}/healthz"), serve, log)
-        assert f"serving on {base}" in log.read_text()
+        # Its own line may come a moment after gunicorn answers (two processes writing).
+        _wait_until(
+            "ginrummy-serve to answer /healthz and say where",
+            lambda: _get_ok(f"{base}/healthz") and f"serving on {base}" in log.read_text(),
+            serve,
+            log,
+        )
         redis_port = _embedded_redis_port(log)
+        # PostgreSQL is up, in the data directory, with every migration applied before gunicorn started;
+        # /readyz asks it too.
+        postgres_url = _embedded_postgres_url(log)
+        assert f"(data in {(tmp_path / 'data' / 'postgres').resolve()})" in log.read_text()
+        text = log.read_text()
+        assert text.index("database schema applied 001_records") < text.index("serving on")
+        with psycopg.connect(postgres_url, autocommit=True) as conn:
+            versions = [v for (v,) in conn.execute("SELECT version FROM schema_migrations ORDER BY 1")]
+            assert versions == [m.version for m in migrations()]
+            conn.execute("INSERT INTO players (name, name_folded) VALUES ('Kept', 'kept')")
+        assert requests.get(f"{base}/readyz", timeout=5).json() == {"status": "ready"}
         http = requests.Session()
         seat = create_game(http, base)
         step(http, seat, base)
@@ -177,10 +209,13 @@ def test_ginrummy_serve_runs_an_embedded_redis_and_stops_it(tmp_path: Path) -> N
     finally:
         if serve.poll() is None:
             serve.kill()
-    # Redis was stopped with the service, after writing its AOF in the data directory.
-    assert "embedded redis-server stopped" in log.read_text()
+    # Redis and PostgreSQL were stopped with the service, Redis after writing its AOF in the data directory.
+    text = log.read_text()
+    assert "embedded redis-server stopped" in text and "embedded PostgreSQL stopped" in text
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", redis_port), timeout=2)
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", _port_of(postgres_url)), timeout=2)
     aof = list((tmp_path / "data" / "redis").glob("appendonly*.aof"))
     assert aof and sum(p.stat().st_size for p in aof) > 0
 
@@ -190,6 +225,9 @@ def test_ginrummy_serve_runs_an_embedded_redis_and_stops_it(tmp_path: Path) -> N
         _wait_until("ginrummy-serve to restart", lambda: _get_ok(f"{base}/healthz"), serve, log)
         view = reload(requests.Session(), seat, base)
         assert view["game_id"] == seat.game_id and view["hand_number"] == 1
+        assert log.read_text().count("database schema up to date") == 1  # nothing applied twice
+        with psycopg.connect(_embedded_postgres_url(log)) as conn:
+            assert conn.execute("SELECT name FROM players").fetchall() == [("Kept",)]
         serve.send_signal(signal.SIGINT)
         assert serve.wait(60) == 0
     finally:
@@ -197,6 +235,8 @@ def test_ginrummy_serve_runs_an_embedded_redis_and_stops_it(tmp_path: Path) -> N
             serve.kill()
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", _embedded_redis_port(log)), timeout=2)
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", _port_of(_embedded_postgres_url(log))), timeout=2)
 
 
 def _get_ok(url: str) -> bool:
@@ -225,10 +265,12 @@ def test_a_killed_ginrummy_serve_leaves_no_server_behind(tmp_path: Path) -> None
             log,
         )
         redis_port = _embedded_redis_port(log)
+        postgres_port = _port_of(_embedded_postgres_url(log))
     finally:
         serve.kill()  # no chance to clean up: the children must notice their parent died
         serve.wait()
+    ports = (port, redis_port, postgres_port)
     deadline = time.monotonic() + 30
-    while not (_refused(port) and _refused(redis_port)) and time.monotonic() < deadline:
+    while not all(_refused(p) for p in ports) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert _refused(port) and _refused(redis_port)
+    assert all(_refused(p) for p in ports)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ginrummy.store import GameStore, Lobby, PlayerStore
+from ginrummy.store import Database, GameStore, Lobby, PlayerStore
 
 from .bookkeeping import Bookkeeping
 from .config import Config
@@ -50,14 +50,29 @@ class Services:
     people: People
     seeks: Seeks
     store: GameStore
+    database: Database | None = None  # PostgreSQL, when a DATABASE_URL is configured
+
+    def unavailable(self) -> list[str]:
+        """The stores that do not answer, by name (``Redis``, ``PostgreSQL``); empty when all do.
+        PostgreSQL is asked only when one is configured."""
+        down = [] if self.store.ping() else ["Redis"]
+        if self.database is not None and not self.database.ping():
+            down.append("PostgreSQL")
+        return down
 
     def ready(self) -> bool:
-        """Whether the store answers."""
-        return self.store.ping()
+        """Whether every store answers."""
+        return not self.unavailable()
 
 
-def build(config: Config, store: GameStore, players: PlayerStore, lobby: Lobby) -> Services:
-    """The use cases over these stores."""
+def build(
+    config: Config,
+    store: GameStore,
+    players: PlayerStore,
+    lobby: Lobby,
+    database: Database | None = None,
+) -> Services:
+    """The use cases over these stores (``database``: PostgreSQL, None when none is configured)."""
     work = UnitOfWork(store)
     seating = Seating(players)
     books = Bookkeeping(store, players, config)
@@ -74,4 +89,5 @@ def build(config: Config, store: GameStore, players: PlayerStore, lobby: Lobby) 
         people=people,
         seeks=Seeks(lobby, people, players, matches, store.notifier, config),
         store=store,
+        database=database,
     )

@@ -13,6 +13,7 @@ from typing import Any
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
+_UNPREFIXED = {"redis_url", "database_url"}  # the usual names of these URLs, without GIN_
 
 
 class ConfigError(ValueError):
@@ -22,9 +23,12 @@ class ConfigError(ValueError):
 @dataclass(frozen=True)
 class Config:
     """Typed settings. The environment variable of each field is its name in upper case, prefixed
-    with ``GIN_`` except for ``REDIS_URL``."""
+    with ``GIN_`` except for ``REDIS_URL`` and ``DATABASE_URL``."""
 
     redis_url: str = ""  # empty: the run command starts an embedded redis-server
+    # PostgreSQL, what lasts. Empty: ginrummy-serve starts an embedded PostgreSQL and sets it; an app made
+    # without one (tests' create_app) keeps nothing in PostgreSQL and /readyz checks Redis only.
+    database_url: str = ""
     live_ttl: int = 7 * 24 * 3600  # seconds a game is kept after its last move
     finished_ttl: int = 24 * 3600  # seconds a finished match is kept
     idempotency_ttl: int = 24 * 3600  # seconds an Idempotency-Key's response is kept
@@ -48,7 +52,9 @@ class Config:
 
     @staticmethod
     def env_name(field_name: str) -> str:
-        return "REDIS_URL" if field_name == "redis_url" else f"GIN_{field_name.upper()}"
+        if field_name in _UNPREFIXED:
+            return field_name.upper()
+        return f"GIN_{field_name.upper()}"
 
     @classmethod
     def load(

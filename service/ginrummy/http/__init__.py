@@ -10,6 +10,7 @@ of a new error code in :data:`ginrummy.http.errors.STATUS`; headers are read and
 
 from __future__ import annotations
 
+import atexit
 from collections.abc import Mapping
 from dataclasses import fields
 from typing import Any
@@ -20,7 +21,7 @@ from flask import Flask, Response, send_from_directory
 from ginrummy.app import build
 from ginrummy.app.config import Config
 from ginrummy.app.ratings import ordinal
-from ginrummy.store import GameStore, Lobby, PlayerStore, make_client
+from ginrummy.store import Database, GameStore, Lobby, PlayerStore, make_client
 
 from . import errors, games, health, limits, observability, people, reference, schemas, web
 from .errors import ProblemApi
@@ -70,7 +71,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         idempotency_ttl=settings.idempotency_ttl,
     )
     players = PlayerStore(client, ordinal=ordinal)
-    app.extensions["ginrummy"] = build(settings, store, players, Lobby(client, settings.seek_ttl))
+    # The pool opens in the background: the app starts (and plays) while PostgreSQL is down.
+    database = Database(settings.database_url) if settings.database_url else None
+    if database is not None:
+        # Closed before the interpreter tears down (a gunicorn worker exiting): the pool's workers are
+        # joined while they still can be (under gevent, a greenlet being finalized cannot be waited for).
+        atexit.register(database.close)
+    app.extensions["ginrummy"] = build(settings, store, players, Lobby(client, settings.seek_ttl), database)
 
     api = ProblemApi(app, spec_kwargs={"marshmallow_plugin": schemas.SchemaPlugin()})
     api.spec.components.schema("Card", schemas.CARD_SCHEMA)

@@ -1,4 +1,4 @@
-"""The ``health`` resource: liveness (the process answers) and readiness (the store answers)."""
+"""The ``health`` resource: liveness (the process answers) and readiness (the stores answer)."""
 
 from __future__ import annotations
 
@@ -26,9 +26,12 @@ def healthz() -> Response:
 @blp.response(200, schemas.HealthOut)
 @blp.doc(**doc("readyz", error_responses(503, limited=False)))
 def readyz() -> Response:
-    """Ready to serve: Redis answers"""
-    if not services().ready():
+    """Ready to serve: Redis answers, and PostgreSQL when one is configured"""
+    down = services().unavailable()
+    if down:
         raise RequestRefused(
-            "store_unavailable", "Redis does not answer", headers={"Retry-After": str(RETRY_AFTER)}
+            "store_unavailable",
+            f"{' and '.join(down)} {'does' if len(down) == 1 else 'do'} not answer",
+            headers={"Retry-After": str(RETRY_AFTER)},
         )
     return json_body({"status": "ready"})

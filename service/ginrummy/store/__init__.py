@@ -1,13 +1,16 @@
-"""The only code that talks to Redis: the game, player and lobby stores, the Redis client factory, and the
-embedded redis-server of local runs.
+"""The only code that talks to Redis and PostgreSQL: the game, player and lobby stores, the Redis client
+factory, the PostgreSQL pool and schema migrations, and the embedded servers of local runs.
 
 A new Redis key belongs to the store of its concept (``games``, ``players``, ``lobby``, ``notify``), whose
-docstring lists its keys and their Cluster hash tags; the use cases (:mod:`ginrummy.app`) call the
-stores' methods and never see a key.
+docstring lists its keys and their Cluster hash tags; a new table or index, to a new numbered file of
+``migrations/`` (:mod:`~ginrummy.store.schema`). The use cases (:mod:`ginrummy.app`) call the stores'
+methods and never see a key or a query.
 """
 
 from .connection import make_client, rate_limit_storage
+from .database import Database, DatabaseUrlError
 from .embedded import EmbeddedRedis
+from .embedded_postgres import EmbeddedPostgres
 from .games import (
     GameExists,
     GameMissing,
@@ -25,6 +28,9 @@ from .lobby import Lobby, SeekIncompatible, SeekNotFound, SeekNotOpen, new_seek_
 from .players import NameTaken, PlayerStore, RatingContention
 
 __all__ = [
+    "Database",
+    "DatabaseUrlError",
+    "EmbeddedPostgres",
     "EmbeddedRedis",
     "GameExists",
     "GameMissing",

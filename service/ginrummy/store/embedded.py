@@ -52,11 +52,14 @@ def free_port(host: str = "127.0.0.1", below: int = 65536) -> int:
             return port
 
 
-def die_with_parent() -> Any:
-    """A preexec function that makes the child get SIGTERM when its parent dies (Linux), else None.
+def die_with_parent(signum: int = signal.SIGTERM) -> Any:
+    """A preexec function that makes the child get ``signum`` (SIGTERM) when its parent dies (Linux),
+    else None.
 
-    So that a killed test worker or run command never leaves an orphan redis-server behind. libc is
-    resolved here, in the parent, so that the child only makes one system call before exec.
+    So that a killed test worker or run command never leaves an orphan redis-server or PostgreSQL behind.
+    libc is resolved here, in the parent, so that the child only makes one system call before exec.
+    Linux sends the signal when the *thread* that started the child ends: start it from a thread that
+    lives as long as the child should (the main thread, usually).
     """
     if not sys.platform.startswith("linux"):
         return None
@@ -65,10 +68,10 @@ def die_with_parent() -> Any:
     except (OSError, AttributeError):
         return None
     pr_set_pdeathsig = 1
-    sigterm = int(signal.SIGTERM)
+    number = int(signum)
 
     def preexec() -> None:
-        prctl(pr_set_pdeathsig, sigterm, 0, 0, 0)
+        prctl(pr_set_pdeathsig, number, 0, 0, 0)
 
     return preexec
 

@@ -1,0 +1,173 @@
+"""PostgreSQL, the home of what lasts: one URL, one connection pool per process, its sizes and timeouts here.
+
+``Database(url)`` opens a ``psycopg_pool.ConnectionPool`` on a ``postgresql://`` URL (``DATABASE_URL``).
+Redis keeps what is live (games in play, events, seeks, limits); PostgreSQL keeps players, ratings and
+the archive of finished games (docs/design.md, *Store*). The schema is made by the numbered migrations
+of :mod:`ginrummy.store.schema`; the server run when ``DATABASE_URL`` is unset by
+:mod:`ginrummy.store.embedded_postgres`.
+
+The pool opens in the background: a service whose PostgreSQL is down still starts (and plays: nothing
+of a move touches PostgreSQL), ``ping()`` says False, and the pool connects once the server is back.
+The URL's own parameters (``?connect_timeout=5``, ``sslmode=require``, …) win over the defaults here.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+from psycopg import sql
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
+from psycopg_pool import ConnectionPool
+
+from .connection import redact_url
+
+SCHEMES = ("postgresql", "postgres")
+# Per process (gunicorn worker). PostgreSQL is touched when a hand or a match ends and by reads of the
+# past, not by moves: one connection kept open, up to MAX_SIZE when those come together. Mind the server:
+# instances x workers x MAX_SIZE must stay under its max_connections (100 by default), or put PgBouncer
+# (session mode) in between.
+MIN_SIZE = 1
+MAX_SIZE = 10
+POOL_TIMEOUT = 2.0  # seconds a request waits for a pooled connection before it fails (503)
+PING_TIMEOUT = 1.0  # /readyz waits no longer than this for PostgreSQL
+CONNECT_TIMEOUT = 2  # seconds to open a connection (libpq's connect_timeout: whole seconds, 2 at least)
+STATEMENT_TIMEOUT_MS = 10_000  # a statement running longer is cancelled by the server
+MAX_IDLE = 300.0  # seconds an idle connection above MIN_SIZE is kept
+MAX_LIFETIME = 3600.0  # seconds before a connection is replaced (spreads reconnections after a failover)
+APPLICATION_NAME = "ginrummy"  # as pg_stat_activity shows the service's connections
+
+log = logging.getLogger(__name__)
+
+
+class DatabaseUrlError(ValueError):
+    """A PostgreSQL URL that cannot be understood; the message says what is wrong and what is expected."""
+
+
+def check_url(url: str) -> str:
+    """``url`` stripped, once it is a ``postgresql://`` (or ``postgres://``) URL libpq understands.
+
+    >>> check_url(" postgresql://gin@db:5432/ginrummy ")
+    'postgresql://gin@db:5432/ginrummy'
+    >>> check_url("redis://db/0")  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    DatabaseUrlError: unsupported database URL scheme 'redis' in 'redis://db/0'; expected postgresql://
+    """
+    if not isinstance(url, str) or not url.strip():
+        raise DatabaseUrlError("empty database URL; expected e.g. postgresql://user@127.0.0.1:5432/ginrummy")
+    url = url.strip()
+    scheme = url.split("://", 1)[0].lower() if "://" in url else ""
+    if scheme not in SCHEMES:
+        raise DatabaseUrlError(
+            f"unsupported database URL scheme {scheme!r} in {redact_url(url)!r}; expected postgresql://"
+        )
+    try:
+        conninfo_to_dict(url)
+    except psycopg.ProgrammingError as exc:
+        raise DatabaseUrlError(f"bad database URL {redact_url(url)!r}: {exc}") from None
+    return url
+
+
+def _with_defaults(url: str) -> dict[str, Any]:
+    """The connection parameters of every connection, where the URL gives none."""
+    given = conninfo_to_dict(url)
+    defaults: dict[str, Any] = {"connect_timeout": CONNECT_TIMEOUT, "application_name": APPLICATION_NAME}
+    return {name: value for name, value in defaults.items() if name not in given}
+
+
+def _configure(conn: psycopg.Connection[Any]) -> None:
+    """Every new connection: a statement timeout (sent as a SET, not as a startup option, so that it
+    also passes through poolers that refuse unknown startup parameters)."""
+    conn.execute(sql.SQL("SET statement_timeout = {}").format(sql.Literal(STATEMENT_TIMEOUT_MS)))
+    conn.commit()
+
+
+class Database:
+    """The pool of connections to PostgreSQL of this process."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        min_size: int = MIN_SIZE,
+        max_size: int = MAX_SIZE,
+        timeout: float = POOL_TIMEOUT,
+    ) -> None:
+        self.url = check_url(url)
+        self.pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
+            self.url,
+            kwargs=_with_defaults(self.url),
+            min_size=min_size,
+            max_size=max_size,
+            timeout=timeout,
+            max_idle=MAX_IDLE,
+            max_lifetime=MAX_LIFETIME,
+            configure=_configure,
+            # A pooled connection is checked (one round trip) before it is handed out: after PostgreSQL
+            # restarted, the first request gets a fresh connection rather than the broken one.
+            check=ConnectionPool.check_connection,
+            reconnect_failed=self._reconnect_failed,
+            name="ginrummy",
+            num_workers=2,
+            open=False,
+        )
+        self.pool.open(wait=False)
+
+    @contextmanager
+    def connection(self, timeout: float | None = None) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection, in a transaction committed at the end of the block (rolled back on an
+        error). Raises ``psycopg_pool.PoolTimeout`` (a ``psycopg.OperationalError``) after ``timeout``."""
+        with self.pool.connection(timeout=timeout) as conn:
+            yield conn
+
+    def ping(self) -> bool:
+        """Whether PostgreSQL answers, within :data:`PING_TIMEOUT`."""
+        try:
+            with self.pool.connection(timeout=PING_TIMEOUT) as conn:
+                conn.execute("SELECT 1")
+        except psycopg.Error:
+            return False
+        return True
+
+    def close(self) -> None:
+        self.pool.close()
+
+    def _reconnect_failed(self, pool: ConnectionPool[Any]) -> None:
+        log.warning("PostgreSQL at %s: could not connect for a while; still trying", redact_url(self.url))
+
+    def __repr__(self) -> str:
+        return f"<Database {redact_url(self.url)}>"
+
+
+def create_database(url: str, *, exist_ok: bool = False, replace: bool = False) -> None:
+    """Create the database that ``url`` names, on its server (connecting to the ``postgres`` database).
+
+    ``exist_ok``: nothing happens when it exists; ``replace``: it is dropped first (sessions on it are
+    ended). Used by the embedded server and the tests; production databases are made by their operators.
+    """
+    name = _database_name(url)
+    with psycopg.connect(make_conninfo(url, dbname="postgres"), autocommit=True, connect_timeout=5) as conn:
+        if replace:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        elif exist_ok:
+            found = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
+            if found is not None:
+                return
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def drop_database(url: str) -> None:
+    """Drop the database that ``url`` names, if it exists (sessions on it are ended)."""
+    name = _database_name(url)
+    with psycopg.connect(make_conninfo(url, dbname="postgres"), autocommit=True, connect_timeout=5) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+def _database_name(url: str) -> str:
+    name = conninfo_to_dict(check_url(url)).get("dbname")
+    if not name:
+        raise DatabaseUrlError(f"no database named in {redact_url(url)!r}")
+    return str(name)
