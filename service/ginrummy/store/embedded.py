@@ -24,7 +24,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, Any, Self
 
 import redis
 
@@ -76,7 +76,34 @@ def die_with_parent(signum: int = signal.SIGTERM) -> Any:
     return preexec
 
 
-class EmbeddedRedis:
+class EmbeddedServer:
+    """What the embedded servers (redis-server here, PostgreSQL in ``embedded_postgres``) share: a child
+    process that ``start`` begins and ``stop`` ends, a context manager, and ``kill`` for crash tests."""
+
+    process: subprocess.Popen[bytes] | None
+
+    def start(self) -> Self:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        raise NotImplementedError
+
+    def kill(self) -> None:
+        """SIGKILL the server without a clean shutdown (tests use it to simulate a crash)."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(5)
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+
+class EmbeddedRedis(EmbeddedServer):
     """A real ``redis-server`` process on loopback, with AOF persistence in ``data_dir``.
 
     Use it as a context manager or call ``start()``/``stop()``::
@@ -188,20 +215,6 @@ class EmbeddedRedis:
                     process.wait(5)
         finally:
             self._unlock()
-
-    def kill(self) -> None:
-        """SIGKILL the server without a clean shutdown (tests use it to simulate a crash)."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(5)
-
-    def __enter__(self) -> EmbeddedRedis:
-        return self.start()
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
 
     def __repr__(self) -> str:
         state = "running" if self.running else "stopped"

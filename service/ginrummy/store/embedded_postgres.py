@@ -27,12 +27,11 @@ import subprocess
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from types import TracebackType
 
 import psycopg
 
 from .database import create_database
-from .embedded import die_with_parent, free_port
+from .embedded import EmbeddedServer, die_with_parent, free_port
 
 SUPERUSER = "postgres"
 DATABASE = "ginrummy"
@@ -67,7 +66,7 @@ def _as_non_root(command: list[str]) -> list[str]:
     return [unshare, "--user", f"--map-user={NOBODY}", f"--map-group={NOBODY}", *command]
 
 
-class EmbeddedPostgres:
+class EmbeddedPostgres(EmbeddedServer):  # kill(): its backends notice the postmaster is gone
     """A real PostgreSQL server process on loopback, with its cluster in ``data_dir``.
 
     Use it as a context manager or call ``start()``/``stop()``::
@@ -188,21 +187,6 @@ class EmbeddedPostgres:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(wait)
                 return
-
-    def kill(self) -> None:
-        """SIGKILL the server without a clean shutdown (tests use it to simulate a crash). Its backends
-        notice that the postmaster is gone and exit by themselves."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(5)
-
-    def __enter__(self) -> EmbeddedPostgres:
-        return self.start()
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
 
     def __repr__(self) -> str:
         state = "running" if self.running else "stopped"
