@@ -24,8 +24,12 @@ BOT_VIEW_OMITS = frozenset({"stats", "analysis"})
 def view(match: Match, seat: int | None, omit: frozenset[str] = frozenset()) -> dict[str, Any]:
     """The seat view (without the parts in ``omit``) plus the service's members: game_id, version,
     players, legal actions and whether it is the seat's move, commitment, clock, rematch."""
-    out = seat_view(match.game, seat, omit)
     meta = match.meta
+    # Engine assistance — hints, undo, the deadwood left by each discard — is for games against a bot:
+    # against a person it would be help the other does not get (docs/api.md, "Assistance").
+    if meta.bot_seat is None:
+        omit = omit | {"discards"}
+    out = seat_view(match.game, seat, omit)
     people = players_json(meta)
     if seat is None and isinstance(out.get("players"), list):
         # The spectator view lists each seat's public card facts; add who sits there.
@@ -36,13 +40,9 @@ def view(match: Match, seat: int | None, omit: frozenset[str] = frozenset()) -> 
     # Whether the seat has a move to make now; clients wait for the opponent while it is false.
     out["your_move"] = your_move(out["legal_actions"])
     out["waiting_for_opponent"] = meta.waiting_for_opponent
-    # Engine assistance — hints, undo, the deadwood left by each discard — is for games against a bot:
-    # against a person it would be help the other does not get (docs/api.md, "Assistance").
     assisted = seat is not None and meta.bot_seat is not None and not meta.rated
     out["can_undo"] = assisted and seat is not None and match.game.can_undo(seat)
     out["can_hint"] = assisted and out["your_move"]
-    if meta.bot_seat is None and isinstance(out.get("hand"), dict):
-        out["hand"].pop("discards", None)
     out["commitment"] = meta.shuffle.commitment if meta.shuffle else None
     out["game_id"] = match.game_id
     out["version"] = match.version

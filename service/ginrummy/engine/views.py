@@ -37,8 +37,9 @@ if TYPE_CHECKING:
 
 # Members of the view a caller may leave out when it does not read them (they are the costly ones):
 # "history" (the live hand's moves), "stats" (per-seat figures of the match) and "analysis" (the
-# melds, deadwood and discard options of the seat's own hand; its cards stay).
-OPTIONAL_PARTS = frozenset({"history", "stats", "analysis"})
+# melds, deadwood and discard options of the seat's own hand; its cards stay), or only "discards" (the
+# deadwood each discard would leave: assistance a game between people goes without).
+OPTIONAL_PARTS = frozenset({"history", "stats", "analysis", "discards"})
 
 
 def seat_view(game: Game, seat: int | None, omit: frozenset[str] = frozenset()) -> dict[str, Any]:
@@ -73,7 +74,8 @@ def seat_view(game: Game, seat: int | None, omit: frozenset[str] = frozenset()) 
         if "analysis" in omit:
             view["hand"] = {"cards": texts(mask)}
         else:
-            view["hand"] = _own_hand(mask, hand.taken if hand.turn == seat else None)
+            taken = hand.taken if hand.turn == seat else None
+            view["hand"] = _own_hand(mask, taken, discards="discards" not in omit)
         view["opponent"] = _player(game, 1 - seat, live)
     else:
         view["players"] = [_player(game, s, live) for s in (0, 1)]
@@ -103,9 +105,9 @@ def scores_view(game: Game) -> dict[str, Any]:
     }
 
 
-def _own_hand(mask: int, taken: int | None) -> dict[str, Any]:
+def _own_hand(mask: int, taken: int | None, *, discards: bool = True) -> dict[str, Any]:
     out: dict[str, Any] = {"cards": texts(mask), **arrangement_json(_melds.best_arrangement(mask))}
-    if mask.bit_count() == 11:
+    if discards and mask.bit_count() == 11:
         out["discards"] = [
             {"card": card_text(c), "deadwood": d} for c, d in _melds.discard_options(mask, forbidden=taken)
         ]
