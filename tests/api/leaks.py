@@ -63,7 +63,8 @@ def named_cards(texts: list[str]) -> set[str]:
 
 def _without_ids(text: str) -> str:
     # Game ids, cursors and commitments are random text that may contain e.g. "-7H-": not cards.
-    return re.sub(r'"(game_id|id|commitment|cursor|request_id)":\s*"[^"]*"', "", text)
+    text = re.sub(r'"(game_id|id|commitment|cursor|request_id)":\s*"[^"]*"', "", text)
+    return re.sub(r"/v1/games/[A-Za-z0-9_-]+", "/v1/games/ID", text)  # links to games (a list's "spectate")
 
 
 def play_one(client: FlaskClient, rng: random.Random, figures: Figures, *, sample: float = 1.0) -> None:

@@ -64,7 +64,8 @@ def test_analyze_refuses_bad_cards(client: FlaskClient) -> None:
 
 def test_health_and_readiness(client: FlaskClient) -> None:
     assert client.get("/healthz").get_json() == {"status": "ok"}
-    assert client.get("/readyz").get_json() == {"status": "ready"}
+    ready = client.get("/readyz").get_json()
+    assert ready["status"] == "ready" and set(ready["archive"]) == {"pending", "lag_seconds"}
 
 
 def test_readiness_fails_without_redis() -> None:

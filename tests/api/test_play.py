@@ -105,11 +105,12 @@ def test_a_full_game_against_the_bot_to_the_end_of_the_match(table: Table) -> No
     assert len(view["hands"]) >= 1 and len(view["stats"]) == 2
     final = scores["games"][0]
     assert final["winner"] == scores["match_winner"]
-    # The last finished hand is kept (GIN_HANDS_KEPT=1), older ones are not.
+    # Every finished hand stays readable: Redis keeps the last one (GIN_HANDS_KEPT=1), the archive all.
     numbers = [hand["number"] for hand in view["hands"]]
-    assert me.get(f"/hands/{numbers[-1]}").status_code == 200
-    for number in numbers[:-1]:
-        assert me.get(f"/hands/{number}").status_code == 404
+    for number in numbers:
+        record = me.get(f"/hands/{number}").get_json()
+        assert record["number"] == number and record["initial_hands"] and record["shuffle"]["salt"]
+    assert me.get(f"/hands/{numbers[-1] + 1}").status_code == 404
 
 
 def test_the_specific_action_endpoints_accept_their_bodies(table: Table) -> None:

@@ -1,6 +1,6 @@
-"""/readyz asks every store the service is configured with: Redis always, PostgreSQL when there is a
-DATABASE_URL. A PostgreSQL that stops makes the service unready (503, Retry-After) while play goes on, and
-ready again once it is back; an app without a DATABASE_URL works as before."""
+"""/readyz asks both stores, Redis and PostgreSQL, and shows the archive's outbox (games pending, lag). A
+PostgreSQL that stops makes the service unready (503, Retry-After) while play goes on, and ready again once
+it is back; an app without a DATABASE_URL is refused at start, saying how to get one."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from ginrummy.app import Services
+from ginrummy.app.config import ConfigError
 from ginrummy.http import create_app
 from ginrummy.store.embedded import free_port
 from ginrummy.store.embedded_postgres import EmbeddedPostgres
@@ -53,7 +54,9 @@ def test_readiness_follows_postgresql_while_play_goes_on(
     app, server = app_with_postgres
     client = app.test_client()
     assert _ready(app)
-    assert client.get("/readyz").get_json() == {"status": "ready"}
+    ready = client.get("/readyz").get_json()
+    assert ready["status"] == "ready" and ready["archive"]["pending"] >= 0
+    assert ready["archive"]["lag_seconds"] >= 0
 
     server.stop()
     body = problem(client.get("/readyz"), 503, "store_unavailable")
@@ -85,6 +88,6 @@ def test_both_stores_down_are_named(tmp_path: Path) -> None:
         database.close()
 
 
-def test_without_a_database_url_nothing_asks_postgresql(app: Flask) -> None:
-    assert _services(app).database is None
-    assert app.test_client().get("/readyz").get_json() == {"status": "ready"}
+def test_an_app_without_a_database_url_is_refused_with_the_way_out(redis_url: str) -> None:
+    with pytest.raises(ConfigError, match="DATABASE_URL is not set.*ginrummy-serve starts an embedded one"):
+        create_app({"redis_url": redis_url, "database_url": ""})

@@ -68,11 +68,14 @@ def _healthy(port: int) -> bool:
 
 
 @pytest.fixture
-def container_command(redis_url: str, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str, Path]]:
+def container_command(
+    redis_url: str, database_url: str, tmp_path: Path
+) -> Iterator[tuple[subprocess.Popen[bytes], str, Path]]:
     port = free_port()
     log = tmp_path / "gunicorn.log"
     env = _env(
         REDIS_URL=redis_url,
+        DATABASE_URL=database_url,
         GIN_BIND=f"127.0.0.1:{port}",
         GIN_WORKERS="2",
         GIN_GRACEFUL_TIMEOUT="20",
@@ -195,12 +198,12 @@ def test_ginrummy_serve_runs_an_embedded_redis_and_stops_it(tmp_path: Path) -> N
         postgres_url = _embedded_postgres_url(log)
         assert f"(data in {(tmp_path / 'data' / 'postgres').resolve()})" in log.read_text()
         text = log.read_text()
-        assert text.index("database schema applied 001_records") < text.index("serving on")
+        assert text.index("database schema applied 001_records, 002_archive") < text.index("serving on")
         with psycopg.connect(postgres_url, autocommit=True) as conn:
             versions = [v for (v,) in conn.execute("SELECT version FROM schema_migrations ORDER BY 1")]
             assert versions == [m.version for m in migrations()]
             conn.execute("INSERT INTO players (name, name_folded) VALUES ('Kept', 'kept')")
-        assert requests.get(f"{base}/readyz", timeout=5).json() == {"status": "ready"}
+        assert requests.get(f"{base}/readyz", timeout=5).json()["status"] == "ready"
         http = requests.Session()
         seat = create_game(http, base)
         step(http, seat, base)

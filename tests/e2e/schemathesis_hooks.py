@@ -54,6 +54,12 @@ GAME_REASONS = {
     "rated_needs_preset",
     "idempotency_key_reused",
     "duplicate_card",  # "7S" and "7s": unique items to JSON Schema, one card to the game
+    # the archive: a cursor it did not make (any string is one to the document), a window whose
+    # "since" is not before its "until", a game not (yet) archived, an archived game's change
+    "bad_cursor",
+    "bad_filter",
+    "not_archived",
+    "game_archived",
     # 429: the budgets (the suite's service has rate limits off; kept for other runs)
     "rate_limited",
     "too_many_games",

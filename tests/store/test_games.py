@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 
 import pytest
@@ -21,7 +22,7 @@ from redis.crc import key_slot
 
 @pytest.fixture
 def store(redis_url: str) -> GameStore:
-    return GameStore(make_client(redis_url), live_ttl=600, finished_ttl=60, events_maxlen=5)
+    return GameStore(make_client(redis_url), live_ttl=600, events_maxlen=5)
 
 
 @pytest.fixture
@@ -136,19 +137,48 @@ def test_every_key_shares_one_hash_slot_and_expires(store: GameStore, game_id: s
     store.commit(game_id, 1, "b", ["f"], hand_records={1: "r"}, idempotency=Idempotency("k", "v"))
     raw = redis.Redis.from_url(redis_url)
     keys = store.keys_of(game_id)
-    assert len(keys) == 5
+    assert len(keys) == 6  # state, events, hands, two idempotency records and the set that lists them
     assert all(f"{{{game_id}}}" in k for k in keys)
     assert len({key_slot(k.encode()) for k in keys}) == 1
     for key in keys:
         assert 0 < raw.ttl(key) <= 600
 
 
-def test_a_finished_game_expires_sooner(store: GameStore, game_id: str, redis_url: str) -> None:
-    store.create(game_id, "a", ["e"])
-    store.commit(game_id, 1, "b", ["f"], hand_records={1: "r"}, finished=True)
+def test_the_outbox_is_written_with_the_commit_and_never_expires(
+    store: GameStore, game_id: str, redis_url: str
+) -> None:
+    store.create(game_id, "a", ["e"], idempotency=Idempotency("c", "created"))
+    announced = store.announce(game_id)
+    store.commit(game_id, 1, "b", ["f"], outbox={"h:1": "hand one", "m": "the match"})
+    assert store.outbox(game_id) == {"h:1": "hand one", "m": "the match"}
     raw = redis.Redis.from_url(redis_url)
-    for key in store.keys_of(game_id):
-        assert 0 < raw.ttl(key) <= 60
+    assert raw.ttl(store.outbox_key(game_id)) == -1  # no expiry: it waits for PostgreSQL however long
+    assert [game for game, _ in store.pending(announced + 1, 10)] == [game_id]
+    # A commit that fails leaves no record in the outbox.
+    with pytest.raises(StaleVersion):
+        store.commit(game_id, 1, "c", ["g"], outbox={"h:2": "never"})
+    assert set(store.outbox(game_id)) == {"h:1", "m"}
+
+    assert not store.retire(game_id, 5)  # refused while records wait
+    store.clear_outbox(game_id, ["h:1", "m"])
+    assert store.retire(game_id, 5)
+    keys = store.keys_of(game_id)
+    assert store.outbox_key(game_id) not in keys and keys  # the emptied outbox is gone
+    assert all(0 < raw.ttl(key) <= 5 for key in keys)  # idempotency records included
+    # A change of a finished match (a rematch offer) keeps the expiry the archive set.
+    store.commit(game_id, 2, "d", ["h"], keep_ttl=True)
+    assert 0 < raw.ttl(store.state_key(game_id)) <= 5
+
+
+def test_an_announcement_is_settled_only_if_nobody_announced_again(store: GameStore, game_id: str) -> None:
+    first = store.announce(game_id)
+    time.sleep(0.002)
+    second = store.announce(game_id)
+    assert second > first
+    assert not store.settle(game_id, first)  # announced again since: it stays listed
+    assert store.pending_summary()[0] >= 1
+    assert store.settle(game_id, second)
+    assert game_id not in [game for game, _ in store.pending(time.time() + 1, 10_000)]
 
 
 def test_waiting_for_events_returns_when_one_arrives(store: GameStore, game_id: str) -> None:
@@ -180,7 +210,13 @@ def _commit_story(store: GameStore, game_id: str) -> None:
     assert loaded is not None and (loaded.version, loaded.doc) == (2, "b") and record == "v"
     assert store.read_events(game_id, "1-1") == [("2-1", "e2")]
     assert store.hand_record(game_id, 1) == "r1"
-    assert len(store.keys_of(game_id)) == 5
+    assert len(store.keys_of(game_id)) == 6
+    # The archive's outbox and the retirement of an archived match (one slot: fine on a Cluster).
+    announced = store.announce(game_id)
+    store.commit(game_id, 2, "d", ["e3"], outbox={"m": "match"})
+    assert store.outbox(game_id) == {"m": "match"}
+    store.clear_outbox(game_id, ["m"])
+    assert store.settle(game_id, announced) and store.retire(game_id, 1)
 
 
 def test_the_store_works_on_a_redis_cluster(redis_cluster_url: str, game_id: str) -> None:
@@ -189,3 +225,13 @@ def test_the_store_works_on_a_redis_cluster(redis_cluster_url: str, game_id: str
 
 def test_the_store_works_through_sentinel(redis_sentinel_url: str, game_id: str) -> None:
     _commit_story(GameStore(make_client(redis_sentinel_url)), game_id)
+
+
+def test_one_drainer_holds_the_drain_lock_until_it_lapses(redis_url: str) -> None:
+    # A database of its own: the apps of other tests run drainers that take the lock on database 0.
+    store = GameStore(make_client(redis_url.rsplit("/", 1)[0] + "/3"))
+    store.client.delete(store.DRAIN_LOCK)
+    assert store.hold_drain_lock("me", 300) and store.hold_drain_lock("me", 300)  # taken, then extended
+    assert not store.hold_drain_lock("other", 300)
+    time.sleep(0.4)
+    assert store.hold_drain_lock("other", 300)  # lapsed: another process takes over

@@ -1,5 +1,6 @@
-"""The player store against a real redis-server and a real 3-master Cluster: accounts with unique names,
-finished games applied exactly once, ratings that lose no update under concurrent games, leaderboards."""
+"""The player store and the archive's writes against a real PostgreSQL: accounts with unique names,
+finished games applied exactly once (in one transaction with the archived match), ratings that lose no
+update under concurrent games (the players' rows are locked), leaderboards by one indexed query."""
 
 from __future__ import annotations
 
@@ -11,21 +12,29 @@ from typing import Any
 
 import pytest
 from ginrummy.app.ratings import ordinal
-from ginrummy.engine import MatchEnd
-from ginrummy.store import NameTaken, PlayerStore, make_client
-from ginrummy.store.players import Rating
+from ginrummy.store import Database, NameTaken, PlayerStore
+from ginrummy.store.archive import Archive, MatchRecord, Rating, SeatRecord
 
 DEFAULT = (25.0, 25.0 / 3)
 
 
-@pytest.fixture(params=["single", "cluster"])
-def players(request: pytest.FixtureRequest) -> Iterator[PlayerStore]:
-    url = request.getfixturevalue("redis_url" if request.param == "single" else "redis_cluster_url")
-    client = make_client(url)
+@pytest.fixture(scope="module")
+def database(database_url: str) -> Iterator[Database]:
+    database = Database(database_url)
     try:
-        yield PlayerStore(client, ordinal=ordinal, recent_games=3)
+        yield database
     finally:
-        client.close()
+        database.close()
+
+
+@pytest.fixture
+def players(database: Database) -> PlayerStore:
+    return PlayerStore(database, recent_games=3)
+
+
+@pytest.fixture
+def archive(database: Database) -> Archive:
+    return Archive(database, ordinal=ordinal)
 
 
 def _name(prefix: str = "Ann") -> str:
@@ -39,7 +48,8 @@ def _family() -> str:
 def ten_points_to_the_winner(winner: int) -> Any:
     """A deterministic rating callback: the winner's mu +10, the loser's −10, sigma −1 (both)."""
 
-    def rate(before: tuple[Rating | None, Rating | None]) -> tuple[Rating, Rating]:
+    def rate(before: tuple[Rating | None, Rating | None], won: int) -> tuple[Rating, Rating]:
+        assert won == winner
         (mu0, sigma0), (mu1, sigma1) = (rating or DEFAULT for rating in before)
         sign = 1 if winner == 0 else -1
         return (mu0 + 10 * sign, sigma0 - 1), (mu1 - 10 * sign, sigma1 - 1)
@@ -47,20 +57,41 @@ def ten_points_to_the_winner(winner: int) -> Any:
     return rate
 
 
-def _record(players: PlayerStore, seats: tuple[str | None, str | None], winner: int | None, **kw: Any) -> Any:
-    args: dict[str, Any] = {
-        "game_id": "g" + uuid.uuid4().hex,
-        "family": "standard",
-        "rated": False,
-        "seats": seats,
-        "winner": winner,
-        "stats": ({"hands": 3, "gins": 1}, {"hands": 3, "knocks": 2}),
-        "reason": "score",
-        "finished_at": 1_700_000_000.5,
-        "rate": None,
-    }
-    args.update(kw)
-    return players.record_game(**args)
+def never_rated(before: tuple[Rating | None, Rating | None], winner: int) -> tuple[Rating, Rating]:
+    raise AssertionError("this game must not be rated")
+
+
+def _record(
+    archive: Archive,
+    seats: tuple[str | None, str | None],
+    winner: int | None,
+    *,
+    game_id: str | None = None,
+    family: str = "standard",
+    rated: bool = False,
+    reason: str = "finished",
+    finished_at: float = 1_700_000_000.5,
+    rate: Any = never_rated,
+) -> bool:
+    """Archive a finished match between these players; True when it was new."""
+    stats = ({"hands": 3, "gins": 1}, {"hands": 3, "knocks": 2})
+    record = MatchRecord(
+        game_id=game_id or "g" + uuid.uuid4().hex,
+        seats=(SeatRecord(seats[0], seats[0], 100, stats[0]), SeatRecord(seats[1], seats[1], 40, stats[1])),
+        rules={"target": 100},
+        family=family,
+        clock=None,
+        rated=rated,
+        winner=winner,
+        end_reason=reason,
+        started_at=finished_at - 60,
+        finished_at=finished_at,
+        hands=3,
+        version=42,
+        state="opaque",
+        document={"format": "ginrummy.match", "version": 1},
+    )
+    return bool(archive.write([], [record], rate))
 
 
 def test_names_are_unique_whatever_their_case(players: PlayerStore) -> None:
@@ -96,17 +127,17 @@ def test_a_new_player_has_an_empty_profile(players: PlayerStore) -> None:
     assert players.rating(name, "standard") is None
 
 
-def test_a_finished_game_is_applied_exactly_once(players: PlayerStore) -> None:
+def test_a_finished_game_is_applied_exactly_once(players: PlayerStore, archive: Archive) -> None:
     ann, bob = _name("Ann"), _name("Bob")
     players.create(ann, "t-" + ann)
     players.create(bob, "t-" + bob)
     game_id = "g" + uuid.uuid4().hex
-    _record(players, (ann, bob), 0, game_id=game_id)
+    assert _record(archive, (ann, bob), 0, game_id=game_id)
     once = players.get(ann), players.get(bob)
-    assert _record(players, (ann, bob), 1, game_id=game_id) is None  # a repeat changes nothing at all
+    assert not _record(archive, (ann, bob), 1, game_id=game_id)  # a repeat changes nothing at all
     assert (players.get(ann), players.get(bob)) == once
 
-    _record(players, (bob, ann), 0)  # a second game: Bob wins this one
+    _record(archive, (bob, ann), 0, finished_at=1_700_000_100.5)  # a second game: Bob wins this one
     profile = players.get(ann)
     assert profile is not None
     assert (profile["played"], profile["won"], profile["lost"], profile["drawn"]) == (2, 1, 1, 0)
@@ -124,30 +155,29 @@ def test_a_finished_game_is_applied_exactly_once(players: PlayerStore) -> None:
         "rated": False,
         "opponent": bob,
         "result": "won",
-        "reason": "score",
+        "reason": "finished",
         "finished_at": 1_700_000_000.5,
         "rating_change": None,
     }
 
 
-def test_recent_games_are_capped_newest_first(players: PlayerStore) -> None:
+def test_recent_games_are_capped_newest_first(players: PlayerStore, archive: Archive) -> None:
     ann, bob = _name("Ann"), _name("Bob")
     ids = [f"g{i}-{uuid.uuid4().hex}" for i in range(5)]
-    for game_id in ids:
-        _record(players, (ann, bob), 0, game_id=game_id)
+    for number, game_id in enumerate(ids):
+        _record(archive, (ann, bob), 0, game_id=game_id, finished_at=1_700_000_000.5 + number)
     profile = players.get(ann)
     assert profile is not None and profile["won"] == 5
     assert [game["game_id"] for game in profile["recent_games"]] == ids[:1:-1]  # the last 3, newest first
 
 
-def test_anonymous_seats_draws_and_aborted_games(players: PlayerStore) -> None:
+def test_anonymous_seats_draws_and_aborted_games(players: PlayerStore, archive: Archive) -> None:
     ann, bot = _name("Ann"), _name("Bot")
     players.create(ann, "t-" + ann)
-    rate = ten_points_to_the_winner(0)
     # An anonymous opponent: only Ann's record changes, and nothing is rated.
-    assert _record(players, (None, ann), 1, rated=True, rate=rate) is None
-    _record(players, (ann, bot), None, reason="draw")
-    _record(players, (ann, bot), None, reason=MatchEnd.ABORTED, rated=True, rate=rate)
+    assert _record(archive, (None, ann), 1, rated=True)
+    _record(archive, (ann, bot), None, finished_at=1_700_000_001.5)
+    _record(archive, (ann, bot), None, reason="aborted", rated=True, finished_at=1_700_000_002.5)
     profile = players.get(ann)
     assert profile is not None
     assert (profile["played"], profile["won"], profile["lost"], profile["drawn"]) == (2, 1, 0, 1)
@@ -159,40 +189,51 @@ def test_anonymous_seats_draws_and_aborted_games(players: PlayerStore) -> None:
     assert bot_profile is not None and bot_profile["name"] == bot and bot_profile["drawn"] == 1
 
 
-def test_a_rated_game_moves_both_ratings(players: PlayerStore) -> None:
+def test_a_rated_game_moves_both_ratings(players: PlayerStore, archive: Archive) -> None:
     ann, bob, family = _name("Ann"), _name("Bob"), _family()
-    change = _record(players, (ann, bob), 0, family=family, rated=True, rate=ten_points_to_the_winner(0))
-    assert change == {"before": [None, None], "after": [(35.0, DEFAULT[1] - 1), (15.0, DEFAULT[1] - 1)]}
+    first = "g" + uuid.uuid4().hex
+    _record(
+        archive, (ann, bob), 0, game_id=first, family=family, rated=True, rate=ten_points_to_the_winner(0)
+    )
+    match = archive.match(first)
+    assert match is not None and match.ratings == [
+        {"before": None, "after": (35.0, DEFAULT[1] - 1)},
+        {"before": None, "after": (15.0, DEFAULT[1] - 1)},
+    ]
     assert players.rating(ann, family) == (35.0, DEFAULT[1] - 1)
     assert players.rating(ann, "other-family") is None
 
-    change = _record(players, (bob, ann), 0, family=family, rated=True, rate=ten_points_to_the_winner(0))
-    assert change is not None and change["before"] == [(15.0, DEFAULT[1] - 1), (35.0, DEFAULT[1] - 1)]
+    second = "g" + uuid.uuid4().hex
+    _record(archive, (bob, ann), 0, game_id=second, family=family, rated=True,
+            rate=ten_points_to_the_winner(0), finished_at=1_700_000_100.5)  # fmt: skip
+    match = archive.match(second)
+    assert match is not None and [change["before"] for change in match.ratings if change] == [
+        (15.0, DEFAULT[1] - 1),
+        (35.0, DEFAULT[1] - 1),
+    ]
     profile = players.get(ann)
     assert profile is not None
-    assert profile["ratings"] == {family: {"mu": 25.0, "sigma": DEFAULT[1] - 2, "games": 2}}
+    # Ann and Bob tie (25, sigma − 2): the newer player ranks first, and Bob was made after Ann.
+    assert profile["ratings"] == {family: {"mu": 25.0, "sigma": DEFAULT[1] - 2, "games": 2, "rank": 2}}
     latest, first = profile["recent_games"]
     assert first["rating_change"] is None  # no rating before the first rated game
     assert latest["rating_change"] == pytest.approx(-10 + 3)  # mu −10, sigma −1: the ordinal −7
 
-    # An unrated game (or one without a callback) leaves the ratings alone.
-    assert (
-        _record(players, (ann, bob), 0, family=family, rated=False, rate=ten_points_to_the_winner(0)) is None
-    )
-    assert _record(players, (ann, bob), 0, family=family, rated=True, rate=None) is None
+    # An unrated game leaves the ratings alone.
+    assert _record(archive, (ann, bob), 0, family=family, rated=False)
     assert players.rating(ann, family) == (25.0, DEFAULT[1] - 2)
 
 
-def test_concurrent_games_of_one_player_lose_no_rating_update(players: PlayerStore) -> None:
+def test_concurrent_games_of_one_player_lose_no_rating_update(players: PlayerStore, archive: Archive) -> None:
     ann, bob, family = _name("Ann"), _name("Bob"), _family()
-    games = 24
+    games = 8  # sigma −1 a game must stay above 0 (25/3 at the start)
     calls = []
     winning = ten_points_to_the_winner(0)
 
-    def rate(before: tuple[Rating | None, Rating | None]) -> tuple[Rating, Rating]:
+    def rate(before: tuple[Rating | None, Rating | None], winner: int) -> tuple[Rating, Rating]:
         calls.append(before)
         time.sleep(0.002)  # widens the window between reading the ratings and writing them
-        result: tuple[Rating, Rating] = winning(before)
+        result: tuple[Rating, Rating] = winning(before, winner)
         return result
 
     barrier = threading.Barrier(games)
@@ -201,7 +242,7 @@ def test_concurrent_games_of_one_player_lose_no_rating_update(players: PlayerSto
     def play(index: int) -> None:
         try:
             barrier.wait()
-            _record(players, (ann, bob), 0, game_id=f"g{index}-{uuid.uuid4().hex}", family=family,
+            _record(archive, (ann, bob), 0, game_id=f"g{index}-{uuid.uuid4().hex}", family=family,
                     rated=True, rate=rate)  # fmt: skip
         except BaseException as error:  # reported by the assert below
             errors.append(error)
@@ -216,20 +257,20 @@ def test_concurrent_games_of_one_player_lose_no_rating_update(players: PlayerSto
     assert players.rating(bob, family) == (25.0 - 10 * games, DEFAULT[1] - games)
     profile = players.get(ann)
     assert profile is not None and profile["won"] == games and profile["ratings"][family]["games"] == games
-    assert len(calls) >= games  # more when games raced (each loser of a race rates again)
+    assert len(calls) == games  # rated once each: the players' rows are locked, nobody rates twice
 
 
-def test_leaderboard_ranks_by_ordinal(players: PlayerStore) -> None:
+def test_leaderboard_ranks_by_ordinal(players: PlayerStore, archive: Archive) -> None:
     family = _family()
     names = [_name(f"P{i}") for i in range(4)]
     targets = {names[0]: (30.0, 2.0), names[1]: (40.0, 5.0), names[2]: (28.0, 1.0), names[3]: (20.0, 6.0)}
 
     def set_to(pair: tuple[str, str]) -> Any:
-        return lambda before: (targets[pair[0]], targets[pair[1]])
+        return lambda before, winner: (targets[pair[0]], targets[pair[1]])
 
     for pair in ((names[0], names[1]), (names[2], names[3])):
-        _record(players, pair, 0, family=family, rated=True, rate=set_to(pair))
-    # ordinals: P0 24, P1 25, P2 25, P3 2 — P1 and P2 tie, P1 has the higher mu and sigma.
+        _record(archive, pair, 0, family=family, rated=True, rate=set_to(pair))
+    # ordinals: P0 24, P1 25, P2 25, P3 2 — P1 and P2 tie (the newer player first).
     board = players.leaderboard(family)
     assert [(row["rank"], row["ordinal"]) for row in board] == [(1, 25.0), (2, 25.0), (3, 24.0), (4, 2.0)]
     assert {row["name"] for row in board[:2]} == {names[1], names[2]}

@@ -11,6 +11,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from ginrummy.app.ratings import ordinal
 from ginrummy.store.schema import LOCK_KEY, Migration, MigrationError, applied, migrate, migrations
 
 VENV_BIN = Path(sys.executable).parent
@@ -128,7 +129,7 @@ def test_the_command_migrates_and_says_so(empty_database_url: str) -> None:
     assert "secret" not in down.stderr
 
 
-# --- the schema of 001 -----------------------------------------------------------------------------------
+# --- the schema of 001 and 002 -----------------------------------------------------------------------------------
 
 
 def test_the_tables_and_indexes_exist(database_url: str) -> None:
@@ -140,7 +141,8 @@ def test_the_tables_and_indexes_exist(database_url: str) -> None:
     indexes = dict(
         rows(database_url, "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public'")
     )
-    assert "(family, ordinal DESC, player_id)" in indexes["ratings_leaderboard"]
+    assert "(family, ordinal DESC, player_id DESC)" in indexes["ratings_leaderboard"]
+    assert "(player_id, opponent_id, finished_at DESC, game_id DESC)" in indexes["game_players_opponent"]
     assert "(player_id, finished_at DESC, game_id DESC)" in indexes["game_players_newest"]
     assert "(player_id, family, at DESC, id DESC)" in indexes["rating_history_player"]
     assert "(game_id, number)" in indexes["hands_pkey"]
@@ -150,7 +152,7 @@ def test_the_tables_and_indexes_exist(database_url: str) -> None:
             "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'games'",
         )
     )
-    assert columns["document"] == columns["rules"] == "jsonb"
+    assert columns["rules"] == "jsonb" and columns["document"] == "json"  # json: served as written
     assert columns["started_at"] == columns["finished_at"] == "timestamp with time zone"
 
 
@@ -184,10 +186,14 @@ def test_the_leaderboard_is_ordered_by_the_ordinal_from_its_index(conn: Any) -> 
     ids = [_player(conn, f"lb-{i}") for i in range(3)]
     for player, (mu, sigma) in zip(ids, [(1500.0, 100.0), (1700.0, 300.0), (1450.0, 20.0)], strict=True):
         conn.execute(
-            "INSERT INTO ratings (player_id, family, mu, sigma, games) VALUES (%s, 'standard', %s, %s, 1)",
-            [player, mu, sigma],
+            "INSERT INTO ratings (player_id, family, mu, sigma, games, ordinal)"
+            " VALUES (%s, 'schema-test', %s, %s, 1, %s)",
+            [player, mu, sigma, ordinal(mu, sigma)],
         )
-    query = "SELECT player_id, ordinal FROM ratings WHERE family = 'standard' ORDER BY ordinal DESC, player_id LIMIT 50"
+    query = (  # a family of its own: the worker's database holds the other tests' ratings too
+        "SELECT player_id, ordinal FROM ratings WHERE family = 'schema-test'"
+        " ORDER BY ordinal DESC, player_id DESC LIMIT 50"
+    )
     assert conn.execute(query).fetchall() == [(ids[2], 1390.0), (ids[0], 1200.0), (ids[1], 800.0)]
     # Tiny tables: make the planner use an index if it can, and show that the index gives the order.
     conn.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off")
@@ -201,8 +207,8 @@ def test_a_players_games_come_newest_first_from_one_index(conn: Any) -> None:
         game = f"g-{number}"
         conn.execute(
             "INSERT INTO games (id, player0_id, player1_id, rules, family, end_reason, rated, started_at,"
-            " finished_at, document) VALUES (%s, %s, %s, '{}', 'standard', 'finished', true,"
-            " now() - interval '1 hour', now() - make_interval(mins => %s), '{}')",
+            " finished_at, document, state, version) VALUES (%s, %s, %s, '{}', 'standard', 'finished', true,"
+            " now() - interval '1 hour', now() - make_interval(mins => %s), '{}', 'state', 1)",
             [game, ann, bob, 10 - number],
         )
         for seat, (player, opponent) in enumerate([(ann, bob), (bob, ann)]):

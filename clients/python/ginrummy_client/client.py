@@ -206,7 +206,8 @@ class Client:
         return cast(Health, self.requestor.request("GET", "/healthz", retries=0).data)
 
     def ready(self) -> Health:
-        """``{"status": "ready"}`` when the service can serve; :class:`ServiceUnavailable` otherwise."""
+        """``{"status": "ready", "archive": {"pending", "lag_seconds"}}`` when the service can serve;
+        :class:`ServiceUnavailable` otherwise."""
         return cast(Health, self.requestor.request("GET", "/readyz", retries=0).data)
 
     # --- games ---------------------------------------------------------------------------------------

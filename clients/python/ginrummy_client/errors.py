@@ -103,6 +103,12 @@ class SeekNotFound(NotFound):
     codes = ("seek_not_found",)
 
 
+class NotArchived(NotFound):
+    """404: the game is not in the archive (still being played, unknown, or its record is on its way)."""
+
+    codes = ("not_archived",)
+
+
 class Conflict(ApiError):
     """409: the game's state refuses the request now."""
 
@@ -234,6 +240,12 @@ class RematchOffered(Conflict):
     codes = ("rematch_offered",)
 
 
+class GameArchived(Conflict):
+    """409: the match is over and archived: it no longer changes (a rematch is offered before that)."""
+
+    codes = ("game_archived",)
+
+
 class StaleVersion(ApiError):
     """412: the action was chosen from an older view. ``version`` is the game's current one: re-read the
     view (:meth:`Game.refresh`) and choose again."""
@@ -330,6 +342,12 @@ class BadCursor(ValidationError):
     codes = ("bad_cursor",)
 
 
+class BadFilter(ValidationError):
+    """422: filters of a list that cannot go together or name nothing ('since' after 'until', …)."""
+
+    codes = ("bad_filter",)
+
+
 class NameReserved(ValidationError):
     """422: names starting with ``bot-`` are the house bots'."""
 
@@ -375,7 +393,13 @@ class ServerError(ApiError):
 class ServiceUnavailable(ApiError):
     """503: the game store does not answer, or the service is full; ``retry_after`` says when to retry."""
 
-    codes = ("store_unavailable", "service_full", "unavailable")
+    codes: ClassVar[tuple[str, ...]] = ("store_unavailable", "service_full", "unavailable")
+
+
+class ArchiveUnavailable(ServiceUnavailable):
+    """503: the archive of finished games (PostgreSQL) does not answer; games in play go on."""
+
+    codes = ("archive_unavailable",)
 
 
 def _leaves(cls: type[ApiError]) -> Iterable[type[ApiError]]:

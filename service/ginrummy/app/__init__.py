@@ -7,7 +7,8 @@ raises a :class:`~ginrummy.app.errors.ServiceError` with a stable ``code``. Wher
 - a new use case: a method of the class of this package whose job it is — ``matches`` (new games, join,
   rematch), ``moves`` (the move pipeline), ``reading`` (views, hands, hints, public games), ``life``
   (clocks, forfeits, claims), ``events`` (pages and waits), ``people`` (players, leaderboard), ``lobby``
-  (seeks) — or a new module of its own, wired in :func:`build`;
+  (seeks), ``records`` (the archive's reads: exports, a player's games, rating history; ``archiving``
+  writes it) — or a new module of its own, wired in :func:`build`;
 - a new refusal: a ``ServiceError`` with a new code, and its status in ``ginrummy.http.errors.STATUS``;
 - what the service keeps of a game beside the engine: :mod:`~ginrummy.app.metadata`; a new Redis key: the
   store (:mod:`ginrummy.store`), the only code that talks to Redis.
@@ -21,7 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ginrummy.store import Database, GameStore, Lobby, PlayerStore
+from ginrummy.store.archive import Archive
 
+from . import ratings
+from .archiving import Archiving
 from .bookkeeping import Bookkeeping
 from .config import Config
 from .events import EventReader
@@ -31,6 +35,7 @@ from .matches import Matches
 from .moves import Moves
 from .people import People
 from .reading import Reading
+from .records import Records
 from .seats import Seating
 from .unit_of_work import UnitOfWork
 
@@ -49,14 +54,15 @@ class Services:
     events: EventReader
     people: People
     seeks: Seeks
+    records: Records
+    archiving: Archiving
     store: GameStore
-    database: Database | None = None  # PostgreSQL, when a DATABASE_URL is configured
+    database: Database
 
     def unavailable(self) -> list[str]:
-        """The stores that do not answer, by name (``Redis``, ``PostgreSQL``); empty when all do.
-        PostgreSQL is asked only when one is configured."""
+        """The stores that do not answer, by name (``Redis``, ``PostgreSQL``); empty when all do."""
         down = [] if self.store.ping() else ["Redis"]
-        if self.database is not None and not self.database.ping():
+        if not self.database.ping():
             down.append("PostgreSQL")
         return down
 
@@ -65,17 +71,13 @@ class Services:
         return not self.unavailable()
 
 
-def build(
-    config: Config,
-    store: GameStore,
-    players: PlayerStore,
-    lobby: Lobby,
-    database: Database | None = None,
-) -> Services:
-    """The use cases over these stores (``database``: PostgreSQL, None when none is configured)."""
-    work = UnitOfWork(store)
+def build(config: Config, store: GameStore, lobby: Lobby, database: Database) -> Services:
+    """The use cases over these stores: Redis (``store``, ``lobby``) and PostgreSQL (``database``)."""
+    players = PlayerStore(database)
+    archiving = Archiving(store, Archive(database, ordinal=ratings.ordinal), config)
+    work = UnitOfWork(store, archiving)
     seating = Seating(players)
-    books = Bookkeeping(store, players, config)
+    books = Bookkeeping(store, config)
     life = Life(work, seating, books, config)
     matches = Matches(work, seating, books, config)
     people = People(players)
@@ -88,6 +90,8 @@ def build(
         events=EventReader(store, work, seating, life, config),
         people=people,
         seeks=Seeks(lobby, people, players, matches, store.notifier, config),
+        records=Records(archiving),
+        archiving=archiving,
         store=store,
         database=database,
     )

@@ -30,7 +30,9 @@ class Config:
     # without one (tests' create_app) keeps nothing in PostgreSQL and /readyz checks Redis only.
     database_url: str = ""
     live_ttl: int = 7 * 24 * 3600  # seconds a game is kept after its last move
-    finished_ttl: int = 24 * 3600  # seconds a finished match is kept
+    # seconds a finished match stays in Redis once the archive has it (rematch offers, late readers);
+    # then it is read from PostgreSQL
+    finished_ttl: int = 600
     idempotency_ttl: int = 24 * 3600  # seconds an Idempotency-Key's response is kept
     events_maxlen: int = 16  # events kept per game (older ones are trimmed away)
     hands_kept: int = 1  # finished-hand records kept per game (GET /hands/{n} of older ones: 404)

@@ -33,6 +33,10 @@ class Match:
     # Whether the live hand was over, and its number, when loaded: a change that ends a hand stores
     # that hand's record.
     hand_before: tuple[bool, int] = (False, 0)
+    # Whether the match was over when loaded (a change that ends it sends its record to the archive).
+    over_before: bool = False
+    # Read back from the archive (PostgreSQL): the match is over and its keys have left Redis.
+    archived: bool = False
 
     @staticmethod
     def decode(game_id: str, version: int, doc: str) -> Match:
@@ -40,7 +44,7 @@ class Match:
         meta_text, _, engine_text = doc.partition("\n")
         game = loads(engine_text, orjson.loads)
         meta = GameMeta.from_json(orjson.loads(meta_text))
-        return Match(game_id, version, meta, game, (game.hand_over, game.hand_number))
+        return Match(game_id, version, meta, game, (game.hand_over, game.hand_number), game.match_over)
 
     @staticmethod
     def decode_meta(doc: str) -> GameMeta:
@@ -49,6 +53,11 @@ class Match:
 
     def encode(self) -> str:
         return compact(self.meta.to_json()) + "\n" + dumps(self.game, compact)
+
+    @property
+    def match_just_ended(self) -> bool:
+        """Whether the match ended since it was loaded (its record then goes to the archive)."""
+        return self.game.match_over and not self.over_before
 
     @property
     def hand_just_ended(self) -> bool:
@@ -64,7 +73,7 @@ class Match:
         rematch (until this seat offered it or it was accepted). ``engine_listed``: the engine's list
         when the caller has it already (a seat view lists it)."""
         meta, game = self.meta, self.game
-        if seat is None or meta.waiting_for_opponent:
+        if seat is None or meta.waiting_for_opponent or self.archived:
             return []
         if game.match_over:
             if meta.rematch_game is None and seat not in meta.rematch_offers:

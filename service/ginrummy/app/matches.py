@@ -141,7 +141,7 @@ class Matches:
         events += dealing.bot_replies(match)
         tick(match)
         client_key = self.books.reserve(game_id, caller.client, public=not match.meta.private)
-        match.meta = dataclasses.replace(match.meta, client_key=client_key)
+        match.meta = dataclasses.replace(match.meta, client_key=client_key, created_ms=clocks.now_ms())
         key = caller.idempotency_key
         idem_key = security.scoped_key("create", key) if key else None
         result = self.work.commit(match, events, caller, seat=head["seat"], idem_key=idem_key, head=head)

@@ -17,6 +17,7 @@ keep Redis memory small; they are written and read here and nowhere else (:meth:
 ``fd``  the first dealer (a rematch starts with the other one)
 ``pv``  1 for a private game (not listed by GET /v1/games)
 ``rm``  the seats that offered a rematch; ``rg`` the rematch's game id once accepted
+``c``   when the game was created (unix ms)
 
 >>> meta = GameMeta(seats=(Seat.human("Ann", token_digest="d"), Seat.house_bot("expert")), bot_salt="s")
 >>> GameMeta.from_json(meta.to_json()) == meta
@@ -136,6 +137,7 @@ class GameMeta:
     private: bool = False
     rematch_offers: tuple[int, ...] = ()
     rematch_game: str | None = None
+    created_ms: int | None = None
 
     @property
     def rated(self) -> bool:
@@ -178,6 +180,8 @@ class GameMeta:
             out["rm"] = list(self.rematch_offers)
         if self.rematch_game is not None:
             out["rg"] = self.rematch_game
+        if self.created_ms is not None:
+            out["c"] = self.created_ms
         return out
 
     @staticmethod
@@ -198,4 +202,5 @@ class GameMeta:
             private=bool(data.get("pv")),
             rematch_offers=tuple(data.get("rm") or ()),
             rematch_game=data.get("rg"),
+            created_ms=data.get("c"),
         )

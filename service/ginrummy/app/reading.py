@@ -1,6 +1,6 @@
-"""Reading games: a seat's (or a spectator's) view, a finished hand revealed, a hint, and the list of
-public games in play. A read also commits a loss on time whose deadline has passed, and retries the
-recording of a finished match that was cut short."""
+"""Reading games: a seat's (or a spectator's) view, a finished hand revealed (from Redis while the game
+lives, else from the archive), a hint, and the list of public games in play. A read also commits a loss on
+time whose deadline has passed."""
 
 from __future__ import annotations
 
@@ -36,16 +36,20 @@ class Reading:
     def get_view(self, game_id: str, token: str | None) -> Result:
         match = self.life.enforce_clock(self.work.load(game_id))
         seat = self.seating.seat_in(match.meta, token)
-        if match.game.match_over:
-            self.books.record(match)  # again, should the first attempt have been cut short (it applies once)
         return Result(view(match, seat), version=match.version)
 
     def hand(self, game_id: str, number: int, token: str | None) -> Result:
         match = self.work.load(game_id)
         self.seating.seat_in(match.meta, token)  # a bad token is refused even here
-        record = self.work.store.hand_record(game_id, number)
+        game = match.game
+        record = None if match.archived else self.work.store.hand_record(game_id, number)
+        finished = 1 <= number < game.hand_number or (
+            number == game.hand_number and game.hand is not None and game.hand.over
+        )
+        if record is None and finished:  # Redis keeps the last hands of a game in play; PostgreSQL all
+            archiving = self.work.archiving
+            record = archiving.read(archiving.archive.hand, game_id, number)
         if record is None:
-            game = match.game
             if number == game.hand_number and not game.hand_over and not game.match_over:
                 detail = f"hand {number} is still being played; it is revealed once it is over"
             elif number == game.hand_number and not game.hand_over:
@@ -53,7 +57,7 @@ class Reading:
                     f"hand {number} was not played to its end (the match ended early): it is never revealed"
                 )
             else:
-                detail = f"no finished hand {number} is kept (only the last {self.config.hands_kept} are)"
+                detail = f"there is no finished hand {number} in this match (it has {game.hand_number})"
             raise ServiceError("hand_not_found", detail)
         return Result(orjson.loads(record), version=match.version)
 

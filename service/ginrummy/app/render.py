@@ -50,6 +50,7 @@ def view(match: Match, seat: int | None, omit: frozenset[str] = frozenset()) -> 
     out["rated"] = meta.rated
     out["private"] = meta.private
     out["clock"] = clocks.clock_view(meta.clock, now_ms=clocks.now_ms()) if meta.clock else None
+    out["archived"] = match.archived
     if match.game.match_over:
         out["rematch"] = {"offered_by": list(meta.rematch_offers), "game_id": meta.rematch_game}
     return out

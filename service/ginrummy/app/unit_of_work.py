@@ -24,7 +24,8 @@ from ginrummy.store import (
 )
 from ginrummy.store.cursor import Cursor
 
-from . import render, security
+from . import archiving, render, security
+from .archiving import Archiving
 from .calls import Caller, Result
 from .errors import ServiceError, game_not_found, stale
 from .match import Match, compact, hand_record
@@ -41,6 +42,12 @@ class Replay:
     record: str
 
 
+def archived(game_id: str) -> ServiceError:
+    return ServiceError(
+        "game_archived", f"the match {game_id} is over and archived: it cannot change (rematches included)"
+    )
+
+
 def moved_first(current: int) -> ServiceError:
     return stale(
         current, f"another move was committed first (the game is at version {current}); GET it again"
@@ -48,22 +55,28 @@ def moved_first(current: int) -> ServiceError:
 
 
 class UnitOfWork:
-    """Loads and commits matches through the game store."""
+    """Loads and commits matches through the game store; a finished match no longer in Redis is read
+    from the archive, and a commit that ends a hand or the match sends its records on their way there."""
 
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, archiving: Archiving) -> None:
         self.store = store
+        self.archiving = archiving
 
     def stored(self, game_id: str) -> Stored:
-        """The game as stored; refused when there is none."""
+        """The game as stored in Redis, or as archived; refused when there is none."""
         security.check_game_id(game_id)
         stored = self.store.load(game_id)
         if stored is None:
-            raise game_not_found(game_id)
+            stored = self.archiving.stored(game_id)
+            if stored is None:
+                raise game_not_found(game_id)
         return stored
 
     def load(self, game_id: str) -> Match:
         stored = self.stored(game_id)
-        return Match.decode(game_id, stored.version, stored.doc)
+        match = Match.decode(game_id, stored.version, stored.doc)
+        match.archived = stored.archived
+        return match
 
     def load_meta(self, game_id: str) -> GameMeta:
         """Only the game's metadata: waiting for events is not a reason to decode the engine's state."""
@@ -78,6 +91,8 @@ class UnitOfWork:
         if record is not None:
             return Replay(record)
         if stored is None:
+            if self.archiving.stored(game_id) is not None:
+                raise archived(game_id)
             raise game_not_found(game_id)
         return Match.decode(game_id, stored.version, stored.doc)
 
@@ -97,10 +112,13 @@ class UnitOfWork:
         ``head``: the members the answer starts with (create and join: seat, token…); a move's answer
         starts with its new version. A new match (version 0) is stored with ``store.create``."""
         game, game_id = match.game, match.game_id
+        if match.archived:
+            raise archived(game_id)
         created = match.version == 0
         records = {game.hand_number: compact(hand_record(match))} if match.hand_just_ended else {}
         old_version = match.version
         match.version = version = old_version + 1
+        outbox = archiving.outbox_records(match)
         body: dict[str, Any] = {"game_id": game_id, **head} if head is not None else {"version": version}
         body["view"] = render.view(match, seat, render.PLAY_VIEW_OMITS)
         body["events"] = [
@@ -114,6 +132,8 @@ class UnitOfWork:
             record = {"f": caller.fingerprint, "c": created, "v": version, "b": {**body, **sealed}}
             idempotency = Idempotency(idem_key, compact(record))
         rows = [compact(event.to_row()) for event in events]
+        # Listed for the archive before the commit: if this worker dies after it, the drainer finds it.
+        announced = self.store.announce(game_id) if outbox else None
         try:
             if created:
                 self.store.create(game_id, match.encode(), rows, idempotency=idempotency)
@@ -125,7 +145,8 @@ class UnitOfWork:
                     rows,
                     hand_records=records,
                     idempotency=idempotency,
-                    finished=game.match_over,
+                    outbox=outbox,
+                    keep_ttl=match.over_before,
                 )
         except IdempotencyKeyUsed as used:
             return self.replay(Replay(used.record), caller)
@@ -138,6 +159,8 @@ class UnitOfWork:
             raise ServiceError(
                 "idempotency_key_reused", "this Idempotency-Key was already used to create a game"
             ) from None
+        if announced is not None:
+            self.archiving.drain(game_id, announced)
         return Result(body, version=version, created=created)
 
     @staticmethod

@@ -19,9 +19,9 @@ import swagger_ui_bundle  # type: ignore[import-untyped]
 from flask import Flask, Response, send_from_directory
 
 from ginrummy.app import build
-from ginrummy.app.config import Config
-from ginrummy.app.ratings import ordinal
-from ginrummy.store import Database, GameStore, Lobby, PlayerStore, make_client
+from ginrummy.app.archiving import Drainer
+from ginrummy.app.config import Config, ConfigError
+from ginrummy.store import Database, GameStore, Lobby, make_client
 
 from . import errors, games, health, limits, observability, people, reference, schemas, web
 from .errors import ProblemApi
@@ -65,19 +65,27 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     store = GameStore(
         client,
         live_ttl=settings.live_ttl,
-        finished_ttl=settings.finished_ttl,
         events_maxlen=settings.events_maxlen,
         hands_kept=settings.hands_kept,
         idempotency_ttl=settings.idempotency_ttl,
     )
-    players = PlayerStore(client, ordinal=ordinal)
+    if not settings.database_url:
+        raise ConfigError(
+            "DATABASE_URL is not set: the service keeps players and finished games in PostgreSQL "
+            "(ginrummy-serve starts an embedded one when it is unset)"
+        )
     # The pool opens in the background: the app starts (and plays) while PostgreSQL is down.
-    database = Database(settings.database_url) if settings.database_url else None
-    if database is not None:
-        # Closed before the interpreter tears down (a gunicorn worker exiting): the pool's workers are
-        # joined while they still can be (under gevent, a greenlet being finalized cannot be waited for).
-        atexit.register(database.close)
-    app.extensions["ginrummy"] = build(settings, store, players, Lobby(client, settings.seek_ttl), database)
+    database = Database(settings.database_url)
+    services = build(settings, store, Lobby(client, settings.seek_ttl), database)
+    drainer = Drainer(services.archiving)
+    # Closed before the interpreter tears down (a gunicorn worker exiting): the pool's workers are
+    # joined while they still can be (under gevent, a greenlet being finalized cannot be waited for).
+    atexit.register(database.close)
+    atexit.register(drainer.stop)
+    app.extensions["ginrummy"] = services
+    # The archive's drainer runs in every process that serves (started by its first request, so that a
+    # process forked after create_app gets its own thread).
+    app.before_request_funcs.setdefault(None, []).insert(0, drainer.start)
 
     api = ProblemApi(app, spec_kwargs={"marshmallow_plugin": schemas.SchemaPlugin()})
     api.spec.components.schema("Card", schemas.CARD_SCHEMA)

@@ -239,6 +239,15 @@ def hand(game_id: str, number: int) -> Response:
     return respond(services().reading.hand(game_id, number, caller().token))
 
 
+@blp.route("/<game_id>/export", methods=["GET"])
+@blp.response(200, schemas.MatchExportOut)
+@blp.doc(**doc("exportGame", error_responses(404)))
+def export_game(game_id: str) -> Response:
+    """A finished match in one document (format `ginrummy.match`, version 1): players, rules, result,
+    statistics, rating changes and every hand — from the archive, forever"""
+    return respond(services().records.export(game_id))
+
+
 @blp.route("/<game_id>/hint", methods=["GET"])
 @blp.response(200, schemas.HintOut)
 @blp.doc(**doc("getHint", AUTH_DOC, error_responses(401, 403, 404, 409)))

@@ -26,12 +26,13 @@ def healthz() -> Response:
 @blp.response(200, schemas.HealthOut)
 @blp.doc(**doc("readyz", error_responses(503, limited=False)))
 def readyz() -> Response:
-    """Ready to serve: Redis answers, and PostgreSQL when one is configured"""
-    down = services().unavailable()
+    """Ready to serve: Redis and PostgreSQL answer; with the archive's outbox depth and lag"""
+    found = services()
+    down = found.unavailable()
     if down:
         raise RequestRefused(
             "store_unavailable",
             f"{' and '.join(down)} {'does' if len(down) == 1 else 'do'} not answer",
             headers={"Retry-After": str(RETRY_AFTER)},
         )
-    return json_body({"status": "ready"})
+    return json_body({"status": "ready", "archive": found.archiving.status()})

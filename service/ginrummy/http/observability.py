@@ -18,6 +18,7 @@ the use cases count (actions, games, bot decisions) is :mod:`ginrummy.app.metric
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import re
@@ -38,7 +39,9 @@ from prometheus_client import (
     multiprocess,
 )
 
+from ginrummy.app import metrics as app_metrics
 from ginrummy.app.metrics import label
+from ginrummy.store import StoreUnavailable
 
 # --- metrics -------------------------------------------------------------------------------------------
 # Buckets sized for a service whose moves take a few milliseconds and whose long polls take up to 30 s.
@@ -187,6 +190,9 @@ def init_app(app: Flask) -> None:
         return response
 
     def metrics() -> Response:
+        # The archive's outbox, as Redis holds it now (a scrape must not fail with Redis down).
+        with contextlib.suppress(StoreUnavailable):
+            app_metrics.record_archive_status(**app.extensions["ginrummy"].archiving.status())
         body, content_type = metrics_text()
         return Response(body, content_type=content_type)
 

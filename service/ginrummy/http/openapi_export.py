@@ -14,7 +14,9 @@ from typing import Any
 def document() -> dict[str, Any]:
     from . import create_app
 
-    app = create_app({"redis_url": "redis://127.0.0.1:1/0"})  # never contacted
+    app = create_app(
+        {"redis_url": "redis://127.0.0.1:1/0", "database_url": "postgresql://127.0.0.1:1/none"}
+    )  # never contacted
     spec: dict[str, Any] = app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec.to_dict()
     return spec
 

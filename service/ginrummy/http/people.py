@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response
+from flask import Response, stream_with_context
 
 from . import schemas
 from .docs import SEEK_AUTH, doc, error_responses
 from .games import services
 from .parsing import ApiBlueprint
 from .requests import caller, respond
+from .streaming import NDJSON, wants_ndjson
 
 blp = ApiBlueprint(
     "people", __name__, url_prefix="/v1", description="Players, ratings, the lobby and quick matching"
@@ -20,6 +21,8 @@ player_in = schemas.PlayerIn()
 seek_in = schemas.SeekIn()
 wait_query = schemas.WaitQuery()
 leaderboard_query = schemas.LeaderboardQuery()
+player_games_query = schemas.PlayerGamesQuery()
+rating_history_query = schemas.RatingHistoryQuery()
 
 
 @blp.route("/players", methods=["POST"])
@@ -38,6 +41,47 @@ def create_player(body: dict[str, Any]) -> Response:
 def player(name: str) -> Response:
     """A player's public profile: games, statistics, ratings and ranks, recent games"""
     return respond(services().people.profile(name))
+
+
+@blp.route("/players/<name>/games", methods=["GET"])
+@blp.arguments(player_games_query, location="query")
+@blp.response(200, schemas.PlayerGamesOut)
+@blp.doc(
+    **doc(
+        "getPlayerGames",
+        error_responses(404, 422),
+        {
+            "responses": {
+                200: {
+                    "content": {
+                        NDJSON: {"schema": schemas.MatchExportOut},
+                    }
+                }
+            }
+        },
+    )
+)
+def player_games(query: dict[str, Any], name: str) -> Response:
+    """A player's finished games, newest first, a page at a time (?cursor= the `next` of the last page);
+    with Accept: application/x-ndjson, every game that passes the filters as one export document a line,
+    streamed"""
+    records = services().records
+    if wants_ndjson():
+        lines = records.stream(name, query)
+        response = Response(stream_with_context(lines), mimetype=NDJSON)
+        response.headers["Cache-Control"] = "no-store"
+        response.headers["X-Accel-Buffering"] = "no"
+        return response
+    return respond(records.games(name, query))
+
+
+@blp.route("/players/<name>/rating-history", methods=["GET"])
+@blp.arguments(rating_history_query, location="query")
+@blp.response(200, schemas.RatingHistoryOut)
+@blp.doc(**doc("getRatingHistory", error_responses(404, 422)))
+def rating_history(query: dict[str, Any], name: str) -> Response:
+    """A player's rating per rules family before and after each rated game, oldest first"""
+    return respond(services().records.rating_history(name, query.get("family")))
 
 
 @blp.route("/leaderboard", methods=["GET"])

@@ -7,6 +7,7 @@ re-dumping it through marshmallow on every move would cost time without adding a
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import marshmallow as ma
@@ -406,6 +407,42 @@ class LeaderboardQuery(ma.Schema):
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
 
 
+class PlayerGamesQuery(ma.Schema):
+    """Filters and paging of a player's finished games."""
+
+    since = fields.AwareDateTime(
+        default_timezone=dt.UTC,
+        metadata={"description": "Games finished at or after this time (ISO 8601; UTC unless it says)"},
+    )
+    until = fields.AwareDateTime(
+        default_timezone=dt.UTC, metadata={"description": "Games finished before this time (ISO 8601)"}
+    )
+    opponent = fields.String(
+        validate=validate.Length(min=1, max=40),
+        metadata={"description": "Only the games against this player"},
+    )
+    rated = fields.Boolean(metadata={"description": "Only rated (true) or casual (false) games"})
+    family = fields.String(
+        validate=validate.OneOf([*PRESETS, "casual"]),
+        metadata={"description": "Only games of this rules family (a preset; casual: rules with overrides)"},
+    )
+    result = fields.String(
+        validate=validate.OneOf(["won", "lost", "drawn", "aborted"]),
+        metadata={"description": "Only the games the player won, lost, drew, or that were aborted"},
+    )
+    cursor = fields.String(
+        validate=validate.Length(min=1, max=200),
+        metadata={"description": "The `next` of the previous page, as it was (opaque)"},
+    )
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=100))
+
+
+class RatingHistoryQuery(ma.Schema):
+    family = fields.String(
+        validate=validate.OneOf(list(PRESETS)), metadata={"description": "Only this rules family"}
+    )
+
+
 class GamesQuery(ma.Schema):
     status = fields.String(load_default="live", validate=validate.OneOf(["live"]))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
@@ -671,8 +708,21 @@ class AnalyzeOut(Out):
     )
 
 
+class ArchiveStatusOut(Out):
+    pending = fields.Integer(
+        metadata={"description": "Games whose finished hands or match wait in the outbox"}
+    )
+    lag_seconds = fields.Float(
+        metadata={"description": "Seconds since the oldest of them was announced (0: none)"}
+    )
+
+
 class HealthOut(Out):
     status = fields.String()
+    archive = fields.Nested(
+        ArchiveStatusOut,
+        metadata={"description": "/readyz only: the outbox of records on their way to PostgreSQL"},
+    )
 
 
 class PresetOut(Out):
@@ -783,3 +833,91 @@ class LiveGameOut(Out):
 
 class GamesOut(Out):
     games = fields.List(fields.Nested(LiveGameOut))
+
+
+class ShownRatingOut(Out):
+    rating = fields.Integer()
+    deviation = fields.Integer()
+    provisional = fields.Boolean()
+    ordinal = fields.Integer()
+
+
+class RatingChangeOut(Out):
+    before = fields.Nested(ShownRatingOut, allow_none=True, metadata={"description": "None: the first"})
+    after = fields.Nested(ShownRatingOut)
+
+
+class MatchExportOut(Out):
+    """A finished match in one document: what the SDK, the replay viewer and bot authors' tools read.
+    ``format`` is ``ginrummy.match``; ``version`` changes only when a reader of the previous one would
+    break (new members may be added within a version)."""
+
+    format = fields.String(metadata={"description": "Always `ginrummy.match`"})
+    version = fields.Integer(metadata={"description": "The format's version: 1"})
+    game_id = fields.String()
+    rules = fields.Dict(metadata={"description": "Every option's value"})
+    family = fields.String(
+        allow_none=True, metadata={"description": "The preset the rules are (None: overrides)"}
+    )
+    rated = fields.Boolean()
+    clock = fields.Dict(allow_none=True, metadata={"description": "per_move, bank, increment (seconds)"})
+    players = fields.List(fields.Dict(), metadata={"description": "By seat: seat, name, type, bot, player"})
+    started_at = fields.String(metadata={"description": "ISO 8601, UTC"})
+    finished_at = fields.String(metadata={"description": "ISO 8601, UTC"})
+    result = fields.Dict(
+        metadata={
+            "description": "winner (a seat; None: a draw or aborted), end_reason (finished, resigned, "
+            "timeout, abandoned, aborted), forfeited_by, games (score sheets), games_won, match_over, "
+            "match_winner"
+        }
+    )
+    stats = fields.List(fields.Dict(), metadata={"description": "By seat: the match's statistics"})
+    hand_count = fields.Integer(metadata={"description": "Hands played to their end"})
+    shuffle = fields.String(metadata={"description": "How to check each hand's shuffle commitment"})
+    hands = fields.List(
+        fields.Nested(HandRecordOut), metadata={"description": "Every finished hand, as GET …/hands/{n}"}
+    )
+    ratings = fields.List(
+        fields.Nested(RatingChangeOut, allow_none=True),
+        metadata={"description": "By seat: the rating change of a rated game (None: unrated)"},
+    )
+
+
+class PlayerGameOut(Out):
+    game_id = fields.String()
+    seat = fields.Integer()
+    result = fields.String(metadata={"description": "won, lost, drawn or aborted"})
+    end_reason = fields.String()
+    rated = fields.Boolean()
+    family = fields.String(allow_none=True)
+    opponent = fields.String(allow_none=True, metadata={"description": "The opponent's player or shown name"})
+    points = fields.List(fields.Integer(), metadata={"description": "[the player's, the opponent's]"})
+    hands = fields.Integer()
+    started_at = fields.String()
+    finished_at = fields.String()
+    rating = fields.Nested(RatingChangeOut, allow_none=True)
+    export = fields.String(metadata={"description": "The whole match: GET this"})
+
+
+class PlayerGamesOut(Out):
+    player = fields.String()
+    games = fields.List(fields.Nested(PlayerGameOut), metadata={"description": "Newest first"})
+    next = fields.String(
+        allow_none=True, metadata={"description": "?cursor= of the next page (None: no more)"}
+    )
+
+
+class RatingPointOut(Out):
+    game_id = fields.String()
+    at = fields.String()
+    before = fields.Nested(ShownRatingOut, allow_none=True)
+    after = fields.Nested(ShownRatingOut)
+
+
+class RatingHistoryOut(Out):
+    player = fields.String()
+    families = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.Nested(RatingPointOut)),
+        metadata={"description": "By rules family: each rated game's change, oldest first"},
+    )

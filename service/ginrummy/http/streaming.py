@@ -37,6 +37,12 @@ def _wanted_type() -> str:
     return best or "application/json"
 
 
+def wants_ndjson() -> bool:
+    """Whether the client asks for NDJSON rather than JSON (``Accept``)."""
+    accept = request.accept_mimetypes
+    return accept.best_match(["application/json", NDJSON], default="application/json") == NDJSON
+
+
 def events_response(services: Services, game_id: str, token: str | None, query: dict[str, Any]) -> Response:
     events = services.events
     reader = events.open(game_id, token)

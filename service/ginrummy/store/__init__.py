@@ -8,7 +8,7 @@ methods and never see a key or a query.
 """
 
 from .connection import make_client, rate_limit_storage
-from .database import Database, DatabaseUrlError
+from .database import Database, DatabaseUnavailable, DatabaseUrlError
 from .embedded import EmbeddedRedis
 from .embedded_postgres import EmbeddedPostgres
 from .games import (
@@ -25,10 +25,11 @@ from .games import (
     TooManyLiveGames,
 )
 from .lobby import Lobby, SeekIncompatible, SeekNotFound, SeekNotOpen, new_seek_id
-from .players import NameTaken, PlayerStore, RatingContention
+from .players import NameTaken, PlayerStore
 
 __all__ = [
     "Database",
+    "DatabaseUnavailable",
     "DatabaseUrlError",
     "EmbeddedPostgres",
     "EmbeddedRedis",
@@ -40,7 +41,6 @@ __all__ = [
     "Lobby",
     "NameTaken",
     "PlayerStore",
-    "RatingContention",
     "SeekIncompatible",
     "SeekNotFound",
     "SeekNotOpen",

@@ -43,6 +43,11 @@ APPLICATION_NAME = "ginrummy"  # as pg_stat_activity shows the service's connect
 log = logging.getLogger(__name__)
 
 
+# PostgreSQL's failures (down, refused, timed out, a statement cancelled), under a name the application
+# can catch without importing the driver (the archive's reads answer 503 with it; its writes are retried).
+DatabaseUnavailable = psycopg.Error
+
+
 class DatabaseUrlError(ValueError):
     """A PostgreSQL URL that cannot be understood; the message says what is wrong and what is expected."""
 

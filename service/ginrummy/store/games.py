@@ -6,13 +6,24 @@ Keys of game ``G`` (all share the Cluster hash tag ``{G}``, so one Lua script ca
 ``gin:{G}:e``      list of events ``"<version>-<i>\t<payload>"``, trimmed to the last ``events_maxlen``
 ``gin:{G}:h``      hash ``hand number -> finished-hand record`` of the last ``hands_kept`` finished hands
 ``gin:{G}:i:<k>``  idempotency record of one request (``k`` is a hash of the seat and the client's key)
+``gin:{G}:k``      set of the game's idempotency record keys (so that they can be retired with the game)
+``gin:{G}:o``      the archive's outbox: hash ``h:<n>`` (a finished hand) / ``m`` (the finished match) ->
+                   record, written by the commit that ends them; it never expires: it is emptied once
+                   PostgreSQL has the records (:mod:`ginrummy.app.archiving`)
+
+and one key of the archive's own (one slot: it is small, and touched once per finished hand):
+
+``gin:archive:pending``  sorted set — the games whose outbox may hold records, scored by when a commit
+                         announced them (:meth:`GameStore.announce`, written *before* that commit)
+``gin:archive:lock``     string — the process whose drainer works now (:meth:`GameStore.hold_drain_lock`)
 
 Hand and idempotency records are stored zlib-compressed (they are a few KB of repetitive JSON and are
 read rarely), which keeps a long match's memory small. The client must not decode responses.
 
 A state change is ONE Lua script (:data:`COMMIT_LUA`): it checks the expected version, writes the
-state, appends the events with trimming, writes finished-hand records and the idempotency record, and
-sets the expiry of every key — all or nothing, so two racing moves can never both apply.
+state, appends the events with trimming, writes finished-hand records, the outbox's records and the
+idempotency record, and sets the expiry of every key — all or nothing, so two racing moves can never both
+apply, and a finished hand is in the outbox exactly when its commit is.
 
 The store knows nothing about Gin Rummy; the use cases (:mod:`ginrummy.app.unit_of_work`) decide what the doc
 and the events contain.
@@ -51,7 +62,11 @@ local version = tonumber(string.match(cur, '^(%d+)\\n'))
 if version ~= tonumber(ARGV[2]) then return {0, version} end
 version = version + 1
 local ttl = tonumber(ARGV[4])
-redis.call('SET', KEYS[1], version .. '\\n' .. ARGV[3], 'EX', ttl)
+if ttl > 0 then
+  redis.call('SET', KEYS[1], version .. '\\n' .. ARGV[3], 'EX', ttl)
+else
+  redis.call('SET', KEYS[1], version .. '\\n' .. ARGV[3], 'KEEPTTL')
+end
 local i = 6
 local n = tonumber(ARGV[i])
 for j = 1, n do
@@ -68,9 +83,18 @@ end
 i = i + 2 * n + 1
 if ARGV[1] == '1' then
   redis.call('SET', KEYS[4], ARGV[i], 'EX', tonumber(ARGV[i + 1]))
+  redis.call('SADD', KEYS[6], KEYS[4])
+  if ttl > 0 then redis.call('EXPIRE', KEYS[6], ttl) end
+  i = i + 2
 end
-redis.call('EXPIRE', KEYS[2], ttl)
-redis.call('EXPIRE', KEYS[3], ttl)
+n = tonumber(ARGV[i])
+for j = 1, n do
+  redis.call('HSET', KEYS[5], ARGV[i + 2 * j - 1], ARGV[i + 2 * j])
+end
+if ttl > 0 then
+  redis.call('EXPIRE', KEYS[2], ttl)
+  redis.call('EXPIRE', KEYS[3], ttl)
+end
 redis.call('PUBLISH', string.sub(KEYS[1], 1, -2) .. 'n', version)
 return {1, version}
 """
@@ -94,10 +118,40 @@ if n > 0 then
 end
 if ARGV[1] == '1' then
   redis.call('SET', KEYS[4], ARGV[7 + n], 'EX', tonumber(ARGV[8 + n]))
+  redis.call('SADD', KEYS[6], KEYS[4])
+  redis.call('EXPIRE', KEYS[6], ttl)
 end
 return {1, 1}
 """
 
+
+# A finished match whose records are all in PostgreSQL leaves Redis after ARGV[1] seconds: its state,
+# events, kept hands and idempotency records (KEYS: state, events, hands, idempotency set, outbox).
+# Refused (0) while the outbox holds records; 1: done.
+RETIRE_LUA = """
+if redis.call('HLEN', KEYS[5]) > 0 then return 0 end
+local grace = tonumber(ARGV[1])
+for _, key in ipairs(redis.call('SMEMBERS', KEYS[4])) do redis.call('EXPIRE', key, grace) end
+for k = 1, 4 do redis.call('EXPIRE', KEYS[k], grace) end
+return 1
+"""
+
+# Takes a game off the archive's pending set only if nobody announced it again since (its score is
+# still ARGV[2]): a commit announced after the caller read the outbox keeps it listed.
+SETTLE_LUA = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and tonumber(score) == tonumber(ARGV[2]) then return redis.call('ZREM', KEYS[1], ARGV[1]) end
+return 0
+"""
+
+# The archive's drainer of one process holds the deployment's drain lock (ARGV[1]: its owner id) for
+# ARGV[2] ms: taken when free, extended when it is the holder's; 0 when another holds it.
+DRAIN_LOCK_LUA = """
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', tonumber(ARGV[2]))
+return 1
+"""
 
 # Counts the live games of one scope (a client, or all of them) in a sorted set scored by expiry: drops
 # the expired, refuses (0) when the set is full, else adds the game (1). One key: fine on a Cluster.
@@ -152,6 +206,7 @@ class Stored:
 
     version: int
     doc: str
+    archived: bool = False  # read back from the archive (PostgreSQL), not from Redis
 
 
 @dataclass(frozen=True)
@@ -182,20 +237,21 @@ class GameStore:
         client: Any,
         *,
         live_ttl: int = 7 * 24 * 3600,
-        finished_ttl: int = 24 * 3600,
         events_maxlen: int = 16,
         hands_kept: int = 1,
         idempotency_ttl: int = 24 * 3600,
     ) -> None:
         self.client = client
         self.live_ttl = live_ttl
-        self.finished_ttl = finished_ttl
         self.events_maxlen = events_maxlen
         self.hands_kept = max(1, hands_kept)
         self.idempotency_ttl = idempotency_ttl
         self._commit = client.register_script(COMMIT_LUA)
         self._create = client.register_script(CREATE_LUA)
         self._live = client.register_script(LIVE_LUA)
+        self._retire = client.register_script(RETIRE_LUA)
+        self._settle = client.register_script(SETTLE_LUA)
+        self._drain_lock = client.register_script(DRAIN_LOCK_LUA)
         self.notifier = Notifier(client)
 
     # --- keys -------------------------------------------------------------------------------------
@@ -214,6 +270,17 @@ class GameStore:
     @staticmethod
     def idempotency_key(game_id: str, key: str) -> str:
         return f"gin:{{{game_id}}}:i:{key}"
+
+    @staticmethod
+    def idempotency_set_key(game_id: str) -> str:
+        return f"gin:{{{game_id}}}:k"
+
+    @staticmethod
+    def outbox_key(game_id: str) -> str:
+        return f"gin:{{{game_id}}}:o"
+
+    PENDING = "gin:archive:pending"
+    DRAIN_LOCK = "gin:archive:lock"
 
     def keys_of(self, game_id: str) -> list[str]:
         """Every key the game has now (for tests, memory figures and operators)."""
@@ -340,6 +407,8 @@ class GameStore:
             self.events_key(game_id),
             self.hands_key(game_id),
             self.idempotency_key(game_id, idem),
+            self.outbox_key(game_id),
+            self.idempotency_set_key(game_id),
         ]
         head: list[Any] = ["1" if idempotency else "0", 0, doc, ttl, self.events_maxlen, len(events), *events]
         return keys, head
@@ -375,15 +444,19 @@ class GameStore:
         *,
         hand_records: Mapping[int, str] | None = None,
         idempotency: Idempotency | None = None,
-        finished: bool = False,
+        outbox: Mapping[str, str] | None = None,
+        keep_ttl: bool = False,
     ) -> int:
         """Write the new doc if the game is still at ``expected_version``; returns the new version.
 
         Raises :class:`StaleVersion` (someone else committed first), :class:`GameMissing`, or
         :class:`IdempotencyKeyUsed` (a request with the same key committed first).
-        ``finished``: the match is over — every key then expires after ``finished_ttl``.
+        ``outbox``: records for the archive (``h:<n>``, ``m``), written to the game's outbox with the
+        commit — :meth:`announce` the game first. ``keep_ttl``: the keys keep their expiry (a change of a
+        match that is over: its expiry is the archive's to set, :meth:`retire`); else they expire
+        ``live_ttl`` after this change.
         """
-        ttl = self.finished_ttl if finished else self.live_ttl
+        ttl = 0 if keep_ttl else self.live_ttl
         keys, args = self._args(game_id, doc, events, idempotency, ttl)
         args[1] = expected_version
         records: Iterable[tuple[int, str]] = (hand_records or {}).items()
@@ -392,7 +465,9 @@ class GameStore:
             flat += [str(number), _pack(record)]
         args += [self.hands_kept, len(flat) // 2, *flat]
         if idempotency:
-            args += [_pack(idempotency.record), min(self.idempotency_ttl, ttl)]
+            args += [_pack(idempotency.record), min(self.idempotency_ttl, ttl or self.live_ttl)]
+        entries = (outbox or {}).items()
+        args += [len(entries), *(item for name, record in entries for item in (name, _pack(record)))]
         status, value = self._commit(keys=keys, args=args)
         if status == 2:
             raise IdempotencyKeyUsed(_unpack(value))
@@ -402,9 +477,66 @@ class GameStore:
             raise StaleVersion(int(value))
         return int(value)
 
+    # --- the archive's outbox -----------------------------------------------------------------------
+    def announce(self, game_id: str) -> float:
+        """List the game as pending for the archive, BEFORE a commit that writes to its outbox; returns
+        the score to :meth:`settle` it with. A commit that then fails leaves an empty outbox listed,
+        which the drainer settles later (``ginrummy.app.archiving``)."""
+        score = time.time()
+        self.client.zadd(self.PENDING, {game_id: score})
+        return score
+
+    def outbox(self, game_id: str) -> dict[str, str]:
+        """The records waiting in the game's outbox, by field (``h:<n>``, ``m``)."""
+        raw = self.client.hgetall(self.outbox_key(game_id))
+        return {_text(name): _unpack(value) for name, value in raw.items()}
+
+    def clear_outbox(self, game_id: str, names: Iterable[str]) -> None:
+        """Drop records that PostgreSQL now has (the key goes with its last field)."""
+        names = list(names)
+        if names:
+            self.client.hdel(self.outbox_key(game_id), *names)
+
+    def pending(self, announced_before: float, limit: int) -> list[tuple[str, float]]:
+        """Games announced before that time (oldest first) with their scores."""
+        rows = self.client.zrangebyscore(
+            self.PENDING, "-inf", announced_before, start=0, num=limit, withscores=True
+        )
+        return [(_text(game_id), float(score)) for game_id, score in rows]
+
+    def settle(self, game_id: str, score: float) -> bool:
+        """Take the game off the pending set, unless it was announced again after ``score``."""
+        return bool(self._settle(keys=[self.PENDING], args=[game_id, repr(score)]))
+
+    def pending_summary(self) -> tuple[int, float | None]:
+        """How many games are pending and when the oldest was announced (None: none is)."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.zcard(self.PENDING)
+        pipe.zrange(self.PENDING, 0, 0, withscores=True)
+        count, oldest = pipe.execute()
+        return int(count), (float(oldest[0][1]) if oldest else None)
+
+    def hold_drain_lock(self, owner: str, ms: int) -> bool:
+        """Take or extend the deployment's drain lock for ``owner``; False while another holds it."""
+        return bool(self._drain_lock(keys=[self.DRAIN_LOCK], args=[owner, ms]))
+
+    def retire(self, game_id: str, grace: int) -> bool:
+        """A finished match whose records PostgreSQL has: every key of it expires after ``grace``
+        seconds. Refused (False) while its outbox still holds records."""
+        keys = [
+            self.state_key(game_id),
+            self.events_key(game_id),
+            self.hands_key(game_id),
+            self.idempotency_set_key(game_id),
+            self.outbox_key(game_id),
+        ]
+        return bool(self._retire(keys=keys, args=[grace]))
+
 
 # The store's "Redis is down / refused" failure, under a name the HTTP layer can catch without importing
 # redis itself.
 StoreUnavailable = redis.exceptions.RedisError
+# Every failure of reaching Redis, a Cluster whose nodes all refuse included (not a RedisError).
+STORE_FAILURES = (redis.exceptions.RedisError, redis.exceptions.RedisClusterException)
 # … and the one of a Redis that does not answer in time (hung, or far too busy).
 StoreTimeout = redis.exceptions.TimeoutError

@@ -1,0 +1,324 @@
+"""The way of every finished hand and match into PostgreSQL: exactly once, even when PostgreSQL is down
+when it ends or the worker dies between the two stores.
+
+1. **Outbox.** The commit that ends a hand writes the hand's record to the game's outbox in Redis (and
+   the commit that ends the match, the match's record) in the same atomic script as the move itself
+   (:meth:`ginrummy.store.GameStore.commit`). Before that commit, the game is *announced* on the pending
+   set: a worker killed after the commit leaves the game listed with its records.
+2. **Drain.** Right after the commit, the request drains its game's outbox (:meth:`Archiving.drain`): the
+   records are written to PostgreSQL in one transaction, idempotently (a hand by ``(game, number)``, a
+   match by its id, its ratings in the same transaction as the match's row), then taken out of the
+   outbox, and the game is taken off the pending set if nobody announced it again meanwhile.
+3. **Retry.** A background drainer in every process (:class:`Drainer`; one at a time over the
+   deployment, under a Redis lock) drains what is still pending a few seconds after its announcement:
+   what a request could not write (PostgreSQL down, a worker killed). An announcement whose commit failed
+   leaves nothing; it is settled once it is older than :data:`ANNOUNCE_GRACE`.
+4. **Retire.** Once a finished match's record is in PostgreSQL, its Redis keys expire after
+   ``GIN_FINISHED_TTL`` seconds (rematch offers, late readers); from then on it is read from the archive.
+   Nothing of a finished match leaves Redis before it is archived: until then its keys keep the expiry
+   of a game in play, and its outbox never expires.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import orjson
+
+from ginrummy.engine import PRESETS, MatchEnd, Rules
+from ginrummy.engine.views import scores_view
+from ginrummy.store import DatabaseUnavailable, GameStore, Stored, StoreUnavailable
+from ginrummy.store.archive import Archive, HandRecord, MatchRecord, SeatRecord
+from ginrummy.store.games import STORE_FAILURES
+
+from . import clocks, metrics, ratings
+from .config import Config
+from .errors import ServiceError
+from .match import Match, compact, hand_record
+from .seats import players_json
+
+log = logging.getLogger(__name__)
+
+FORMAT = "ginrummy.match"  # the export document's "format"
+FORMAT_VERSION = 1  # its "version": a change that breaks a reader gets a new one
+MATCH_FIELD = "m"  # the outbox field of a finished match's record
+ANNOUNCE_GRACE = 60.0  # seconds after which an announced game with an empty outbox is settled
+RETRY_AFTER = 3.0  # seconds a pending game is left to its request before the drainer takes it
+DRAIN_INTERVAL = 1.0  # seconds between two passes of the background drainer
+DRAIN_BATCH = 100  # games per pass
+LOCK_MS = 15_000
+MAX_BACKOFF = 10.0  # seconds between passes while PostgreSQL keeps failing
+FAILURE_LOG_INTERVAL = 60.0  # seconds between two warnings of a drainer that keeps failing
+SKIP_AFTER_FAILURE = 5.0  # seconds requests leave archiving to the drainer after a failed write
+ARCHIVE_RETRY = 5  # seconds a reader of the archive is told to wait while PostgreSQL is down
+
+T = TypeVar("T")
+
+
+def _iso(ms: int | None) -> str | None:
+    if ms is None:
+        return None
+    return (
+        dt.datetime.fromtimestamp(ms / 1000, dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    )
+
+
+def family_of(rules: Rules, rated_family: str | None) -> str | None:
+    """The rules family of a match: its rating family when rated, else the preset its rules are (None:
+    rules with overrides)."""
+    if rated_family is not None:
+        return rated_family
+    return next((name for name, preset in PRESETS.items() if preset == rules), None)
+
+
+def document(match: Match, finished_ms: int) -> dict[str, Any]:
+    """The export document of a finished match, less its hands and its rating changes (they are added
+    when it is read): the one format of ``GET /v1/games/{id}/export`` (OpenAPI ``MatchExport``)."""
+    meta, game = match.meta, match.game
+    clock = meta.clock
+    return {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "game_id": match.game_id,
+        "rules": game.rules.to_dict(),
+        "family": family_of(game.rules, meta.rating_family),
+        "rated": meta.rated,
+        "clock": None
+        if clock is None
+        else {"per_move": clock.per_move, "bank": clock.bank, "increment": clock.increment},
+        "players": [{k: v for k, v in person.items() if k != "joined"} for person in players_json(meta)],
+        "started_at": _iso(meta.created_ms) or _iso(finished_ms),
+        "finished_at": _iso(finished_ms),
+        "result": {
+            "winner": game.match_winner,
+            "end_reason": game.end_reason.value if game.end_reason else "finished",
+            "forfeited_by": game.forfeited_by,
+            **scores_view(game),
+        },
+        "stats": game.stats(),
+        "hand_count": len(game.summaries),
+        "shuffle": "each hand's shuffle {salt, commitment, deck}: commitment = sha256_hex(salt + ':' + "
+        "','.join(deck))",
+    }
+
+
+def final_points(match: Match) -> tuple[int, int]:
+    """Each seat's points in the match: the grand totals of its games, summed."""
+    totals = [0, 0]
+    for score in scores_view(match.game)["games"]:
+        for seat in (0, 1):
+            totals[seat] += int(score["grand_totals"][seat])
+    return totals[0], totals[1]
+
+
+def outbox_records(match: Match) -> dict[str, str]:
+    """What a commit of this match sends to the archive: the hand that just ended, the match that just
+    ended (an outbox field each)."""
+    records: dict[str, str] = {}
+    if match.hand_just_ended:
+        records[f"h:{match.game.hand_number}"] = compact({"at": time.time(), "r": hand_record(match)})
+    if match.match_just_ended:
+        records[MATCH_FIELD] = compact(_match_entry(match))
+    return records
+
+
+def _match_entry(match: Match) -> dict[str, Any]:
+    meta, game = match.meta, match.game
+    now_ms = clocks.now_ms()
+    points = final_points(match)
+    stats = game.stats()
+    seats = []
+    for number, seat in enumerate(meta.seats):
+        counted = {k: v for k, v in stats[number].items() if isinstance(v, int)}
+        seats.append({"n": seat.name, "p": seat.player, "pt": points[number], "s": counted})
+    aborted = game.end_reason == MatchEnd.ABORTED
+    return {
+        "id": match.game_id,
+        "seats": seats,
+        "rules": game.rules.to_dict(),
+        "family": family_of(game.rules, meta.rating_family),
+        "clock": None if meta.clock is None else {"per_move": meta.clock.per_move, "bank": meta.clock.bank},
+        "rated": meta.rated and not aborted and game.match_winner is not None,
+        "winner": game.match_winner,
+        "end": game.end_reason.value if game.end_reason else "finished",
+        "started": (meta.created_ms or now_ms) / 1000,
+        "finished": now_ms / 1000,
+        "hands": len(game.summaries),
+        "version": match.version,  # as this very commit writes it
+        "state": match.encode(),
+        "doc": document(match, now_ms),
+    }
+
+
+def _match_record(entry: dict[str, Any]) -> MatchRecord:
+    seats = tuple(SeatRecord(s["n"], s["p"], int(s["pt"]), s["s"]) for s in entry["seats"])
+    assert len(seats) == 2
+    return MatchRecord(
+        game_id=entry["id"],
+        seats=(seats[0], seats[1]),
+        rules=entry["rules"],
+        family=entry["family"],
+        clock=entry["clock"],
+        rated=bool(entry["rated"]),
+        winner=entry["winner"],
+        end_reason=entry["end"],
+        started_at=float(entry["started"]),
+        finished_at=float(entry["finished"]),
+        hands=int(entry["hands"]),
+        version=int(entry["version"]),
+        state=entry["state"],
+        document=entry["doc"],
+    )
+
+
+def export(
+    document: dict[str, Any], hands: list[Any], changes: list[dict[str, Any] | None]
+) -> dict[str, Any]:
+    """The whole match in one document: the archived document with every hand and the rating changes."""
+    doc = dict(document)
+    doc["hands"] = hands
+    doc["ratings"] = [
+        None
+        if change is None
+        else {
+            "before": None if change["before"] is None else ratings.shown(*change["before"]),
+            "after": ratings.shown(*change["after"]),
+        }
+        for change in changes
+    ]
+    return doc
+
+
+def unavailable(error: Exception) -> ServiceError:
+    log.warning("the archive (PostgreSQL) failed a read: %s", error)
+    return ServiceError(
+        "archive_unavailable",
+        "the archive of finished games does not answer; games in play go on — try again shortly",
+        retry_after=ARCHIVE_RETRY,
+    )
+
+
+class Archiving:
+    """Drains outboxes into the archive, retires archived matches from Redis, and reads them back."""
+
+    def __init__(self, store: GameStore, archive: Archive, config: Config) -> None:
+        self.store = store
+        self.archive = archive
+        self.config = config
+        self._skip_until = 0.0  # after a failed write, requests leave the outbox to the drainer a while
+
+    # --- reads --------------------------------------------------------------------------------------
+    def stored(self, game_id: str) -> Stored | None:
+        """A finished match as archived (its final state), or None. 503 while PostgreSQL is down."""
+        found = self.read(self.archive.match, game_id)
+        return None if found is None else Stored(found.version, found.state, archived=True)
+
+    def read(self, what: Callable[..., T], *args: Any) -> T:
+        """``what(*args)``, a read of the archive, with PostgreSQL's failures as ``archive_unavailable``."""
+        try:
+            return what(*args)
+        except DatabaseUnavailable as error:
+            raise unavailable(error) from None
+
+    def drain(self, game_id: str, announced: float | None = None) -> bool:
+        """Write the game's outbox to PostgreSQL and empty it; settle its announcement ``announced``
+        (the request's own) when given. True when the outbox is empty afterwards. Failures are logged
+        and left to the drainer (the records stay in the outbox)."""
+        if time.monotonic() < self._skip_until:
+            return False
+        try:
+            records = self.store.outbox(game_id)
+            if records:
+                self._write(game_id, records)
+            if announced is not None:
+                self.store.settle(game_id, announced)
+        except (DatabaseUnavailable, StoreUnavailable) as error:
+            metrics.record_archive_failure()
+            self._skip_until = time.monotonic() + SKIP_AFTER_FAILURE
+            log.warning("archiving game %s is left to the drainer: %s", game_id, error)
+            return False
+        return True
+
+    def _write(self, game_id: str, records: dict[str, str]) -> None:
+        hands = []
+        matches = []
+        for name, text in records.items():
+            entry = orjson.loads(text)
+            if name == MATCH_FIELD:
+                matches.append(_match_record(entry))
+            else:
+                hands.append(HandRecord(game_id, int(name[2:]), compact(entry["r"]), float(entry["at"])))
+        started = time.perf_counter()
+        self.archive.write(hands, matches, ratings.rate)
+        metrics.record_archived(len(hands), len(matches), time.perf_counter() - started)
+        self.store.clear_outbox(game_id, records)
+        if matches:
+            self.store.retire(game_id, self.config.finished_ttl)
+
+    def drain_pending(self, now: float | None = None) -> int:
+        """One pass over the pending set: drain the games announced more than :data:`RETRY_AFTER`
+        seconds ago; settle those whose outbox is empty and whose announcement is old enough that its
+        commit is over. Returns how many games were drained. Raises on a failure of PostgreSQL."""
+        now = time.time() if now is None else now
+        drained = 0
+        for game_id, announced in self.store.pending(now - RETRY_AFTER, DRAIN_BATCH):
+            records = self.store.outbox(game_id)
+            if records:
+                self._write(game_id, records)
+                drained += 1
+            elif announced < now - ANNOUNCE_GRACE:
+                self.store.settle(game_id, announced)
+        return drained
+
+    def status(self) -> dict[str, Any]:
+        """The outbox's depth (games pending) and the archive's lag (seconds since the oldest one)."""
+        count, oldest = self.store.pending_summary()
+        return {"pending": count, "lag_seconds": 0.0 if oldest is None else max(0.0, time.time() - oldest)}
+
+
+class Drainer:
+    """The background drainer of one process: a daemon thread (a greenlet under gevent) that runs
+    :meth:`Archiving.drain_pending` every :data:`DRAIN_INTERVAL` seconds while it holds the deployment's
+    drain lock, backing off while PostgreSQL fails."""
+
+    def __init__(self, archiving: Archiving) -> None:
+        self.archiving = archiving
+        self.owner = uuid.uuid4().hex
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="gin-archive-drainer", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _run(self) -> None:
+        wait = DRAIN_INTERVAL
+        store = self.archiving.store
+        told = 0.0  # when a failure was last logged: once a minute while they go on, not every pass
+        while not self._stop.wait(wait):
+            try:
+                if store.hold_drain_lock(self.owner, LOCK_MS):
+                    self.archiving.drain_pending()
+                wait, told = DRAIN_INTERVAL, 0.0
+            except Exception as error:  # noqa: BLE001 — nothing may end the drainer for the life of the process
+                metrics.record_archive_failure()
+                wait = min(MAX_BACKOFF, wait * 2)
+                if time.monotonic() - told > FAILURE_LOG_INTERVAL:
+                    told = time.monotonic()
+                    known = isinstance(error, (DatabaseUnavailable, *STORE_FAILURES))
+                    log.warning(
+                        "the archive's drainer fails (retrying every %.0f s at most): %s",
+                        wait,
+                        error,
+                        exc_info=not known,
+                    )

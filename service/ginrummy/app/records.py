@@ -1,0 +1,183 @@
+"""Reading the past: a finished match's export, a player's games (paged, filtered, or streamed whole) and
+a player's rating history — all from the archive (PostgreSQL), the home of finished games.
+
+A page's cursor is opaque to clients: the keyset ``(finished_at, game_id)`` of the last game shown,
+base64url-encoded; a malformed one is refused (``bad_cursor``), never guessed at.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import datetime as dt
+from collections.abc import Iterator
+from typing import Any
+
+import orjson
+
+from ginrummy.engine import PRESETS
+from ginrummy.store import DatabaseUnavailable
+from ginrummy.store.archive import RESULTS, GameFilter, rating_changes
+
+from . import ratings, security
+from .archiving import Archiving, export, unavailable
+from .calls import Result
+from .errors import ServiceError
+
+PAGE_MAX = 100  # games per page at most
+FAMILIES = (*PRESETS, "casual")
+
+
+def encode_cursor(finished_at: dt.datetime, game_id: str) -> str:
+    raw = orjson.dumps([int(finished_at.timestamp() * 1_000_000), game_id])
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[dt.datetime, str]:
+    """The keyset of a cursor; ``bad_cursor`` for anything this service did not make."""
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        micros, game_id = orjson.loads(raw)
+        if not isinstance(micros, int) or not isinstance(game_id, str) or isinstance(micros, bool):
+            raise ValueError(cursor)
+        security.check_game_id(game_id)
+        return dt.datetime.fromtimestamp(micros / 1_000_000, dt.UTC), game_id
+    except (ValueError, TypeError, binascii.Error, orjson.JSONDecodeError, ServiceError, OverflowError):
+        raise ServiceError(
+            "bad_cursor", "this cursor was not made by this service: use the 'next' of a page as it is"
+        ) from None
+
+
+def game_filter(query: dict[str, Any]) -> GameFilter:
+    """The filters of a list's query (already typed by the HTTP schema), checked together."""
+    since, until = query.get("since"), query.get("until")
+    if since is not None and until is not None and since >= until:
+        raise ServiceError("bad_filter", "'since' must be before 'until'")
+    family = query.get("family")
+    if family is not None and family not in FAMILIES:
+        raise ServiceError("bad_filter", f"unknown rules family {family!r} (families: {', '.join(FAMILIES)})")
+    result = query.get("result")
+    if result is not None and result not in RESULTS:
+        raise ServiceError("bad_filter", f"unknown result {result!r} (results: {', '.join(RESULTS)})")
+    return GameFilter(
+        since=since,
+        until=until,
+        opponent=query.get("opponent"),
+        rated=query.get("rated"),
+        family=None if family == "casual" else family,
+        result=result,
+    )
+
+
+def _summary(row: dict[str, Any]) -> dict[str, Any]:
+    """A player's game as a list shows it."""
+    game_id = row["game_id"]
+    change = None
+    if row.get("mu_after") is not None:
+        before = row.get("mu_before")
+        change = {
+            "before": None if before is None else ratings.shown(before, row["sigma_before"]),
+            "after": ratings.shown(row["mu_after"], row["sigma_after"]),
+        }
+    return {
+        "game_id": game_id,
+        "seat": row["seat"],
+        "result": row["result"],
+        "end_reason": row["end_reason"],
+        "rated": row["rated"],
+        "family": row["family"],
+        "opponent": row["opponent_name"],
+        "points": [row["points"], row["opponent_points"]],
+        "hands": row["hands"],
+        "started_at": _iso(row["started_at"]),
+        "finished_at": _iso(row["finished_at"]),
+        "rating": change,
+        "export": f"/v1/games/{game_id}/export",
+    }
+
+
+def _iso(at: dt.datetime) -> str:
+    return at.astimezone(dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class Records:
+    """The archive's reads."""
+
+    def __init__(self, archiving: Archiving) -> None:
+        self.archiving = archiving
+        self.archive = archiving.archive
+
+    def _player_id(self, name: str) -> int:
+        player_id = self.archiving.read(self.archive.player_id, name)
+        if player_id is None:
+            raise ServiceError("player_not_found", f"there is no player {name!r}")
+        return player_id
+
+    def export(self, game_id: str) -> Result:
+        """The whole finished match in one document (format ``ginrummy.match``, version 1)."""
+        security.check_game_id(game_id)
+        archived = self.archiving.read(self.archive.match, game_id)
+        if archived is None:
+            raise ServiceError(
+                "not_archived",
+                f"the game {game_id!r} is not in the archive: it is still being played, it is unknown, "
+                "or it ended a moment ago (its record is on its way)",
+            )
+        hands = self.archiving.read(self.archive.hands, game_id)
+        return Result(export(archived.document, [orjson.loads(h) for h in hands], archived.ratings))
+
+    def games(self, name: str, query: dict[str, Any]) -> Result:
+        """A page of the player's games, newest first; ``next`` continues it (None: the last page)."""
+        where = game_filter(query)
+        cursor = query.get("cursor")
+        after = None if cursor is None else decode_cursor(cursor)
+        limit = min(int(query.get("limit") or 50), PAGE_MAX)
+        player_id = self._player_id(name)
+        rows = self.archiving.read(
+            lambda: self.archive.games_of(player_id, where, after=after, limit=limit + 1)
+        )
+        more = len(rows) > limit
+        rows = rows[:limit]
+        following = encode_cursor(rows[-1]["finished_at"], rows[-1]["game_id"]) if more else None
+        return Result({"player": name, "games": [_summary(row) for row in rows], "next": following})
+
+    def stream(self, name: str, query: dict[str, Any]) -> Iterator[bytes]:
+        """Every game of the player (filters as :meth:`games`), newest first, as NDJSON lines of export
+        documents, read through a server-side cursor. The player is looked up before the first line, so
+        that an unknown one is a 404 and not a broken stream."""
+        where = game_filter(query)
+        player_id = self._player_id(name)
+
+        def lines() -> Iterator[bytes]:
+            try:
+                for _, parts in self.archive.stream_games_of(player_id, where):
+                    document, hands, changes = orjson.loads(parts)
+                    yield orjson.dumps(export(document, hands, rating_changes(changes))) + b"\n"
+            except DatabaseUnavailable as error:  # the status is sent: the stream's last line says it broke
+                problem = unavailable(error)
+                yield orjson.dumps({"type": "error", "code": problem.code, "detail": problem.detail}) + b"\n"
+
+        return lines()
+
+    def rating_history(self, name: str, family: str | None) -> Result:
+        """Per family, each rated game's rating before and after, oldest first."""
+        if family is not None and family not in PRESETS:
+            raise ServiceError(
+                "bad_filter", f"unknown rules family {family!r} (families: {', '.join(PRESETS)})"
+            )
+        player_id = self._player_id(name)
+        rows = self.archiving.read(self.archive.rating_history, player_id, family)
+        families: dict[str, list[dict[str, Any]]] = {}
+        for row in rows:
+            before = (
+                None if row["mu_before"] is None else ratings.shown(row["mu_before"], row["sigma_before"])
+            )
+            families.setdefault(row["family"], []).append(
+                {
+                    "game_id": row["game_id"],
+                    "at": _iso(row["at"]),
+                    "before": before,
+                    "after": ratings.shown(row["mu_after"], row["sigma_after"]),
+                }
+            )
+        return Result({"player": name, "families": families})

@@ -1,0 +1,447 @@
+"""The archive in PostgreSQL: every finished hand and match, forever, and the reads of the past.
+
+Writes come from the outbox of the game store (:mod:`ginrummy.store.games`), drained by
+:mod:`ginrummy.app.archiving`; each is idempotent, so a record drained twice (a worker killed after the
+write, before the outbox was cleared) is written once:
+
+- a hand: ``INSERT … ON CONFLICT (game_id, number) DO NOTHING``;
+- a match: in ONE transaction, the players' rows are locked (in the order of their ids, so two matches of
+  the same players cannot deadlock), the game is inserted ``ON CONFLICT (id) DO NOTHING RETURNING`` — when
+  it was there already, nothing else happens — and then the players' counters, statistics, ratings, their
+  history and the rows of the players' lists are written. A rating is therefore applied exactly once per
+  game, and never from a rating another transaction is changing.
+
+The store computes no rating: :meth:`Archive.write` hands the ratings before to the service's ``rate``
+and ``ordinal`` (:mod:`ginrummy.app.ratings`) and writes what they return.
+
+Reads: a match (its final state and document), a hand, a match's export parts, a player's games (newest
+first, keyset-paged by ``(finished_at, game_id)``, filtered), the same as a stream through a server-side
+cursor (constant memory), and a player's rating history.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+from psycopg import sql
+from psycopg.rows import dict_row
+from psycopg.types.json import Json
+
+from .database import Database
+
+Rating = tuple[float, float]  # (mu, sigma)
+RateFunction = Callable[[tuple[Rating | None, Rating | None], int], tuple[Rating, Rating]]
+Ordinal = Callable[[float, float], float]
+
+RESULTS = ("won", "lost", "drawn", "aborted")
+STREAM_BATCH = 200  # rows fetched at a time by a streaming read's server-side cursor
+
+
+def _at(seconds: float) -> dt.datetime:
+    return dt.datetime.fromtimestamp(seconds, dt.UTC)
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """One seat of a finished match as the archive keeps it."""
+
+    name: str | None  # as shown (a bot's name, a guest's chosen name)
+    player: str | None  # the player tied to the seat (None: anonymous, or a bot outside rated games)
+    points: int
+    stats: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A finished match, as its outbox entry carries it to the archive."""
+
+    game_id: str
+    seats: tuple[SeatRecord, SeatRecord]
+    rules: Mapping[str, Any]
+    family: str | None  # the preset of rules without overrides
+    clock: Mapping[str, Any] | None
+    rated: bool
+    winner: int | None
+    end_reason: str  # "finished", or how it ended early ("resigned", "timeout", "aborted", …)
+    started_at: float
+    finished_at: float
+    hands: int
+    version: int
+    state: str  # the service's final state of the match (never served as such)
+    document: Mapping[str, Any]  # the export document, less its hands and rating changes
+
+    def result(self, seat: int) -> str:
+        if self.end_reason == "aborted":
+            return "aborted"
+        if self.winner is None:
+            return "drawn"
+        return "won" if self.winner == seat else "lost"
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """A finished hand: its game, number, the record's JSON text and when it ended."""
+
+    game_id: str
+    number: int
+    record: str
+    finished_at: float
+
+
+@dataclass(frozen=True)
+class Archived:
+    """A finished match read back: its final state and version, its document and rating changes."""
+
+    game_id: str
+    version: int
+    state: str
+    document: dict[str, Any]
+    ratings: list[dict[str, Any] | None]  # per seat: before/after, or None (unrated)
+
+
+@dataclass(frozen=True)
+class GameFilter:
+    """What a player's list keeps; every part optional."""
+
+    since: dt.datetime | None = None
+    until: dt.datetime | None = None
+    opponent: str | None = None  # a player's name (any case)
+    rated: bool | None = None
+    family: str | None = None
+    result: str | None = None  # one of RESULTS
+
+
+def rating_changes(rows: Sequence[Sequence[Any]]) -> list[dict[str, Any] | None]:
+    """Per seat, ``{"before": (mu, sigma) | None, "after": (mu, sigma)}`` or None (unrated), from rows
+    ``(seat, mu_before, sigma_before, mu_after, sigma_after)``."""
+    out: list[dict[str, Any] | None] = [None, None]
+    for seat, mu0, sigma0, mu1, sigma1 in rows:
+        before = None if mu0 is None else (float(mu0), float(sigma0))
+        out[int(seat)] = {"before": before, "after": (float(mu1), float(sigma1))}
+    return out
+
+
+class Archive:
+    """Writes and reads of the archive."""
+
+    def __init__(self, database: Database, *, ordinal: Ordinal) -> None:
+        self.database = database
+        self.ordinal = ordinal
+
+    # --- writes -----------------------------------------------------------------------------------
+    def write(
+        self,
+        hands: Sequence[HandRecord],
+        matches: Sequence[MatchRecord],
+        rate: RateFunction,
+    ) -> list[str]:
+        """Archive these hands and matches in one transaction; returns the ids of the matches that were
+        new (a match archived before is left as it was). Raises ``psycopg.Error`` (nothing written)."""
+        new = []
+        with self.database.connection() as conn:
+            if hands:
+                with conn.cursor() as cur:
+                    cur.executemany(
+                        "INSERT INTO hands (game_id, number, record, finished_at) VALUES (%s, %s, %s, %s)"
+                        " ON CONFLICT (game_id, number) DO NOTHING",
+                        [(h.game_id, h.number, Json(h.record, dumps=str), _at(h.finished_at)) for h in hands],
+                    )
+            for match in matches:
+                if self._write_match(conn, match, rate):
+                    new.append(match.game_id)
+        return new
+
+    def _write_match(self, conn: psycopg.Connection[Any], match: MatchRecord, rate: RateFunction) -> bool:
+        names = [seat.player for seat in match.seats]
+        folded = [None if name is None else name.casefold() for name in names]
+        same_player = folded[0] is not None and folded[0] == folded[1]
+        ids = self._lock_players(conn, names)
+        player_ids = [None if f is None else ids[f] for f in folded]
+        inserted = conn.execute(
+            "INSERT INTO games (id, player0_id, player1_id, rules, family, clock, winner, end_reason, rated,"
+            " started_at, finished_at, document, state, version, hands)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+            " ON CONFLICT (id) DO NOTHING RETURNING id",
+            [
+                match.game_id,
+                player_ids[0],
+                player_ids[1],
+                Json(match.rules),
+                match.family,
+                None if match.clock is None else Json(match.clock),
+                match.winner,
+                match.end_reason,
+                match.rated,
+                _at(match.started_at),
+                _at(match.finished_at),
+                Json(match.document),
+                match.state,
+                match.version,
+                match.hands,
+            ],
+        ).fetchone()
+        if inserted is None or same_player:
+            return inserted is not None  # archived before; or one player on both seats: nothing to count
+        rated = match.rated and None not in player_ids and match.winner is not None and match.family
+        if rated:
+            assert match.winner is not None and match.family is not None
+            self._rate(conn, match, [pid for pid in player_ids if pid is not None], match.winner, rate)
+        for seat, pid in enumerate(player_ids):
+            if pid is None:
+                continue
+            self._count(conn, match, seat, pid)
+            other = match.seats[1 - seat]
+            conn.execute(
+                "INSERT INTO game_players (game_id, seat, player_id, opponent_id, result, rated, family,"
+                " finished_at, points, opponent_points, opponent_name, end_reason)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                [
+                    match.game_id,
+                    seat,
+                    pid,
+                    player_ids[1 - seat],
+                    match.result(seat),
+                    bool(rated),
+                    match.family,
+                    _at(match.finished_at),
+                    match.seats[seat].points,
+                    other.points,
+                    other.player or other.name,
+                    match.end_reason,
+                ],
+            )
+        return True
+
+    @staticmethod
+    def _lock_players(conn: psycopg.Connection[Any], names: Sequence[str | None]) -> dict[str, int]:
+        """``{folded name: id}`` of the seats' players, made when missing (the house bots' fixed names
+        get their profile so), locked FOR UPDATE in the order of their ids."""
+        wanted = {name.casefold(): name for name in names if name is not None}
+        if not wanted:
+            return {}
+        with conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO players (name, name_folded) VALUES (%s, %s)"
+                " ON CONFLICT (name_folded) DO NOTHING",
+                [(name, key) for key, name in sorted(wanted.items())],
+            )
+        rows = conn.execute(
+            "SELECT id, name_folded FROM players WHERE name_folded = ANY(%s) ORDER BY id FOR UPDATE",
+            [list(wanted)],
+        ).fetchall()
+        return {str(folded): int(pid) for pid, folded in rows}
+
+    @staticmethod
+    def _count(conn: psycopg.Connection[Any], match: MatchRecord, seat: int, player_id: int) -> None:
+        result = match.result(seat)
+        if result != "aborted":
+            conn.execute(
+                sql.SQL("UPDATE players SET played = played + 1, {0} = {0} + 1 WHERE id = %s").format(
+                    sql.Identifier(result)
+                ),
+                [player_id],
+            )
+        stats = [(player_id, name, int(value)) for name, value in match.seats[seat].stats.items()]
+        if stats:
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO player_stats (player_id, stat, total) VALUES (%s, %s, %s)"
+                    " ON CONFLICT (player_id, stat)"
+                    " DO UPDATE SET total = player_stats.total + EXCLUDED.total",
+                    stats,
+                )
+
+    def _rate(
+        self,
+        conn: psycopg.Connection[Any],
+        match: MatchRecord,
+        player_ids: list[int],
+        winner: int,
+        rate: RateFunction,
+    ) -> None:
+        family = match.family
+        found = {
+            int(pid): (float(mu), float(sigma), int(games))
+            for pid, mu, sigma, games in conn.execute(
+                "SELECT player_id, mu, sigma, games FROM ratings WHERE family = %s AND player_id = ANY(%s)",
+                [family, player_ids],
+            ).fetchall()
+        }
+        before = [found.get(pid) for pid in player_ids]
+        after = rate(
+            (
+                None if before[0] is None else before[0][:2],
+                None if before[1] is None else before[1][:2],
+            ),
+            winner,
+        )
+        at = _at(match.finished_at)
+        for pid, old, (mu, sigma) in zip(player_ids, before, after, strict=True):
+            ordinal = self.ordinal(mu, sigma)
+            conn.execute(
+                "INSERT INTO ratings (player_id, family, mu, sigma, games, ordinal, updated_at)"
+                " VALUES (%s, %s, %s, %s, 1, %s, %s) ON CONFLICT (player_id, family) DO UPDATE SET"
+                " mu = EXCLUDED.mu, sigma = EXCLUDED.sigma, games = ratings.games + 1,"
+                " ordinal = EXCLUDED.ordinal, updated_at = EXCLUDED.updated_at",
+                [pid, family, mu, sigma, ordinal, at],
+            )
+            conn.execute(
+                "INSERT INTO rating_history (game_id, player_id, family, mu_before, sigma_before,"
+                " ordinal_before, mu_after, sigma_after, ordinal_after, at)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                [
+                    match.game_id,
+                    pid,
+                    family,
+                    None if old is None else old[0],
+                    None if old is None else old[1],
+                    None if old is None else self.ordinal(old[0], old[1]),
+                    mu,
+                    sigma,
+                    ordinal,
+                    at,
+                ],
+            )
+
+    # --- reads ------------------------------------------------------------------------------------
+    def match(self, game_id: str) -> Archived | None:
+        """A finished match, or None when the archive has no such game."""
+        with self.database.connection() as conn:
+            row = conn.execute(
+                "SELECT version, state, document::text FROM games WHERE id = %s", [game_id]
+            ).fetchone()
+            if row is None:
+                return None
+            changes = self._rating_changes(conn, game_id)
+        return Archived(game_id, int(row[0]), str(row[1]), json.loads(row[2]), changes)
+
+    @staticmethod
+    def _rating_changes(conn: psycopg.Connection[Any], game_id: str) -> list[dict[str, Any] | None]:
+        rows = conn.execute(
+            "SELECT gp.seat, h.mu_before, h.sigma_before, h.mu_after, h.sigma_after"
+            " FROM rating_history h JOIN game_players gp"
+            " ON gp.game_id = h.game_id AND gp.player_id = h.player_id WHERE h.game_id = %s",
+            [game_id],
+        ).fetchall()
+        return rating_changes(rows)
+
+    def hand(self, game_id: str, number: int) -> str | None:
+        """A finished hand's record (JSON text), or None."""
+        with self.database.connection() as conn:
+            row = conn.execute(
+                "SELECT record::text FROM hands WHERE game_id = %s AND number = %s", [game_id, number]
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    def hands(self, game_id: str) -> list[str]:
+        """Every archived hand of a game (JSON texts), in order."""
+        with self.database.connection() as conn:
+            rows = conn.execute(
+                "SELECT record::text FROM hands WHERE game_id = %s ORDER BY number", [game_id]
+            ).fetchall()
+        return [str(row[0]) for row in rows]
+
+    def player_id(self, name: str) -> int | None:
+        with self.database.connection() as conn:
+            row = conn.execute("SELECT id FROM players WHERE name_folded = %s", [name.casefold()]).fetchone()
+        return None if row is None else int(row[0])
+
+    def _list_query(
+        self, player_id: int, where: GameFilter, after: tuple[dt.datetime, str] | None
+    ) -> tuple[sql.Composed, list[Any]]:
+        clauses = [sql.SQL("gp.player_id = %s")]
+        params: list[Any] = [player_id]
+        if after is not None:
+            clauses.append(sql.SQL("(gp.finished_at, gp.game_id) < (%s, %s)"))
+            params += [after[0], after[1]]
+        opponent = None if where.opponent is None else where.opponent.casefold()
+        for clause, value in (
+            ("gp.finished_at >= %s", where.since),
+            ("gp.finished_at < %s", where.until),
+            ("gp.opponent_id = (SELECT id FROM players WHERE name_folded = %s)", opponent),
+            ("gp.rated = %s", where.rated),
+            ("gp.family = %s", where.family),
+            ("gp.result = %s", where.result),
+        ):
+            if value is not None:
+                clauses.append(sql.SQL(clause))  # literal clauses only: the values are bound
+                params.append(value)
+        query = sql.SQL(
+            "SELECT gp.game_id, gp.seat, gp.result, gp.rated, gp.family, gp.finished_at, gp.points,"
+            " gp.opponent_points, gp.opponent_name, gp.end_reason, g.started_at, g.hands,"
+            " h.mu_before, h.sigma_before, h.mu_after, h.sigma_after"
+            " FROM game_players gp JOIN games g ON g.id = gp.game_id"
+            " LEFT JOIN rating_history h ON h.game_id = gp.game_id AND h.player_id = gp.player_id"
+            " WHERE {} ORDER BY gp.finished_at DESC, gp.game_id DESC"
+        ).format(sql.SQL(" AND ").join(clauses))
+        return query, params
+
+    def games_of(
+        self,
+        player_id: int,
+        where: GameFilter,
+        *,
+        after: tuple[dt.datetime, str] | None = None,
+        limit: int = 50,
+    ) -> list[dict[str, Any]]:
+        """A page of the player's games, newest first, after the keyset ``after`` (exclusive)."""
+        query, params = self._list_query(player_id, where, after)
+        with self.database.connection() as conn:
+            cur = conn.cursor(row_factory=dict_row)
+            rows = cur.execute(query + sql.SQL(" LIMIT %s"), [*params, limit]).fetchall()
+        return [dict(row) for row in rows]
+
+    def stream_games_of(self, player_id: int, where: GameFilter) -> Iterator[tuple[dict[str, Any], str]]:
+        """Every game of the player (newest first) with its whole export parts: ``(row, parts)`` where
+        ``parts`` is the JSON text ``[document, [hand, …], [[seat, mu0, sigma0, mu1, sigma1], …]]``.
+        A server-side cursor fetches :data:`STREAM_BATCH` rows at a time: memory stays flat however many
+        games there are."""
+        query, params = self._list_query(player_id, where, None)
+        wrapped = sql.SQL(
+            "SELECT l.*, '[' || g.document::text || ',[' || coalesce((SELECT string_agg(x.record::text, ','"
+            " ORDER BY x.number) FROM hands x WHERE x.game_id = l.game_id), '') || '],'"
+            " || coalesce((SELECT json_agg(json_build_array(p.seat, r.mu_before, r.sigma_before, r.mu_after,"
+            " r.sigma_after))::text FROM rating_history r JOIN game_players p ON p.game_id = r.game_id"
+            " AND p.player_id = r.player_id WHERE r.game_id = l.game_id), '[]') || ']' AS parts"
+            " FROM ({}) l JOIN games g ON g.id = l.game_id ORDER BY l.finished_at DESC, l.game_id DESC"
+        ).format(query)
+        with (
+            self.database.connection() as conn,
+            conn.cursor(name="gin_export", row_factory=dict_row) as cur,
+        ):
+            cur.itersize = STREAM_BATCH
+            cur.execute(wrapped, params)
+            for row in cur:
+                parts = row.pop("parts")
+                yield dict(row), str(parts)
+
+    def rating_history(self, player_id: int, family: str | None = None) -> list[dict[str, Any]]:
+        """Each rated game's change of the player's rating, oldest first, per family."""
+        query = (
+            "SELECT family, game_id, at, mu_before, sigma_before, ordinal_before, mu_after, sigma_after,"
+            " ordinal_after FROM rating_history WHERE player_id = %s"
+        )
+        params: list[Any] = [player_id]
+        if family is not None:
+            query += " AND family = %s"
+            params.append(family)
+        with self.database.connection() as conn:
+            cur = conn.cursor(row_factory=dict_row)
+            rows = cur.execute(query + " ORDER BY family, at, id", params).fetchall()
+        return [dict(row) for row in rows]
+
+    def counts(self) -> dict[str, int]:
+        """Rows of the archive's tables (for operators and benchmarks)."""
+        out = {}
+        with self.database.connection() as conn:
+            for table in ("games", "hands", "game_players", "rating_history"):
+                row = conn.execute(
+                    sql.SQL("SELECT count(*) FROM {}").format(sql.Identifier(table))
+                ).fetchone()
+                out[table] = 0 if row is None else int(row[0])
+        return out
