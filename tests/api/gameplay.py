@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -112,6 +113,19 @@ def play_hand(seats: tuple[Seat, Seat], max_moves: int = 400) -> dict[str, Any]:
             return view
         seat.act(choose(view), view["version"])
     raise AssertionError("the hand did not end")
+
+
+def archived(client: FlaskClient, game_id: str, timeout: float = 15.0) -> dict[str, Any]:
+    """The finished match's export, once the archive has it (the process's drainer writes it a moment
+    after the match ends: profiles and ratings change then)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        response = client.get(f"/v1/games/{game_id}/export")
+        if response.status_code == 200:
+            export: dict[str, Any] = response.get_json()
+            return export
+        assert response.status_code == 404 and time.monotonic() < deadline, response.get_data(as_text=True)
+        time.sleep(0.02)
 
 
 def problem(response: TestResponse, status: int, code: str) -> dict[str, Any]:

@@ -1,8 +1,10 @@
-"""Keys and expiry: every key of a game shares one hash slot and has a TTL; a finished match expires
-sooner; the event list stays trimmed."""
+"""Keys and expiry: every key of a game shares one hash slot and has a TTL (but the archive's outbox,
+which the archive empties); a finished match expires sooner once archived; the event list stays
+trimmed."""
 
 from __future__ import annotations
 
+import time
 import uuid
 
 from flask import Flask
@@ -11,7 +13,7 @@ from redis.crc import key_slot
 
 from tests.support import choose
 
-from .gameplay import Table
+from .gameplay import Table, archived
 
 
 def keys_of(raw_redis: object, game_id: str) -> list[bytes]:
@@ -29,10 +31,13 @@ def test_every_key_of_a_game_has_an_expiry_and_one_hash_slot(table: Table, raw_r
         )
     keys = keys_of(raw_redis, me.game_id)
     kinds = {k.decode().split(":")[2] for k in keys}
-    assert {"s", "e", "h", "i"} <= kinds
+    assert {"s", "e", "h", "i", "k"} <= kinds
     assert len({key_slot(k) for k in keys}) == 1
     for key in keys:
         ttl = raw_redis.ttl(key)  # type: ignore[attr-defined]
+        if key.endswith(b":o"):  # the archive's outbox never expires: the archive empties it
+            assert ttl in (-1, -2), (key, ttl)  # (-2: already drained)
+            continue
         assert 0 < ttl <= 7 * 24 * 3600, (key, ttl)
 
 
@@ -49,8 +54,13 @@ def test_a_finished_match_expires_after_the_finished_ttl(redis_url: str, raw_red
         me.act(choose(view), view["version"])
     else:
         raise AssertionError("the match did not end")
-    for key in keys_of(raw_redis, me.game_id):
-        assert 0 < raw_redis.ttl(key) <= 120  # type: ignore[attr-defined]
+    archived(app.test_client(), me.game_id)  # once archived, every key expires GIN_FINISHED_TTL later
+    deadline = time.monotonic() + 10
+    while any(raw_redis.ttl(k) > 120 for k in keys_of(raw_redis, me.game_id)):  # type: ignore[attr-defined]
+        assert time.monotonic() < deadline, "the archived match kept its live expiry"
+        time.sleep(0.02)
+    keys = keys_of(raw_redis, me.game_id)
+    assert keys and all(0 < raw_redis.ttl(key) <= 120 for key in keys)  # type: ignore[attr-defined]
 
 
 def test_the_event_list_is_trimmed(redis_url: str, raw_redis: object) -> None:

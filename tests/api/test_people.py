@@ -18,7 +18,7 @@ from ginrummy.http import create_app
 
 from tests.support import choose
 
-from .gameplay import Seat, problem
+from .gameplay import Seat, archived, problem
 
 
 def unique(prefix: str) -> str:
@@ -108,6 +108,7 @@ def test_quick_match_play_resign_ratings_and_leaderboard(client: FlaskClient) ->
     final = ann_seat.view()
     assert final["phase"] == "match_over" and final["end_reason"] == "resigned" and final["forfeited_by"] == 1
     assert any(e["type"] == "match_over" for e in resigned.get_json()["events"])
+    archived(client, final["game_id"])
     a, b = ann.profile(), bob.profile()
     assert (a["games"]["won"], b["games"]["lost"]) == (1, 1)
     assert a["ratings"]["standard"]["rating"] > 1500 > b["ratings"]["standard"]["rating"]
@@ -130,6 +131,7 @@ def test_a_game_aborted_before_the_first_draw_has_no_result(client: FlaskClient)
     assert response.status_code == 200, response.get_json()
     final = ann_seat.view()
     assert final["phase"] == "match_over" and final["end_reason"] == "aborted"
+    assert archived(client, final["game_id"])["result"]["end_reason"] == "aborted"
     for person in (ann, bob):
         profile = person.profile()
         assert profile["games"]["played"] == 0 and "standard" not in profile["ratings"]
@@ -164,6 +166,7 @@ def test_a_loss_on_time_is_applied_exactly_once(client: FlaskClient) -> None:
     assert final["end_reason"] == "timeout" and final["forfeited_by"] == loser
     events = ann_seat.get("/events").get_json()["events"]
     assert [e["type"] for e in events].count("match_over") == 1
+    archived(client, final["game_id"])
     assert ann.profile()["games"]["played"] == bob.profile()["games"]["played"] == 1
     winner = (ann, bob)[1 - loser]
     assert winner.profile()["games"]["won"] == 1
@@ -251,6 +254,7 @@ def test_rated_games_offer_no_hint_and_no_undo_and_bots_are_rated_players(client
     view = seat.view()
     problem(seat.post("/undo", version=view["version"]), 409, "rated_game")
     assert seat.post("/resign", version=view["version"]).status_code == 200
+    archived(client, seat.game_id)
     bot = client.get("/v1/players/bot-simple").get_json()
     assert bot["games"]["won"] >= 1 and "standard" in bot["ratings"]
     problem(client.post("/v1/players", json={"name": "Bot-Expert"}), 422, "name_reserved")
@@ -281,6 +285,7 @@ def test_no_token_in_the_lobby_profiles_leaderboard_or_events(client: FlaskClien
     secret_seek = ann.seek(rules={"preset": "oklahoma"})
     tokens = {ann.token, bob.token, ann_seat.token, bob_seat.token, secret_seek.get_json()["token"]}
     bob_seat.post("/resign", version=bob_seat.view()["version"])
+    archived(client, bob_seat.game_id)
     bodies = [
         client.get("/v1/lobby").get_data(as_text=True),
         client.get(f"/v1/players/{ann.name}").get_data(as_text=True),

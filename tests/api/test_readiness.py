@@ -67,6 +67,10 @@ def test_readiness_follows_postgresql_while_play_goes_on(
     seat = Table(client).bot_game()
     seat.play_one()
     seat.play_one()
+    # What needs PostgreSQL says so: a new player (store_unavailable), the archive (archive_unavailable).
+    body = problem(client.post("/v1/players", json={"name": "Later"}), 503, "store_unavailable")
+    assert "PostgreSQL" in body["detail"]
+    problem(client.get("/v1/players/Later/games"), 503, "archive_unavailable")
 
     server.start()  # the same port: the pool reconnects by itself
     assert _ready(app), "the service should be ready again once PostgreSQL is back"

@@ -71,6 +71,7 @@ def rated_game(client: FlaskClient, token: str, *, resign: bool) -> str:
         seat.act({"type": "resign"})
     else:
         play_to_the_end(seat)
+    archived_export(client, seat.game_id)
     return seat.game_id
 
 
@@ -84,13 +85,22 @@ def wait_until(check: Any, timeout: float = 15.0) -> Any:
     raise AssertionError("timed out")
 
 
+def archived_export(client: FlaskClient, game_id: str) -> dict[str, Any]:
+    """The match's export once the archive has it."""
+    response = wait_until(
+        lambda: (found := client.get(f"/v1/games/{game_id}/export")).status_code == 200 and found
+    )
+    export: dict[str, Any] = response.get_json()
+    return export
+
+
 def test_a_finished_match_is_archived_whole_and_readable_after_redis_forgets_it(client: FlaskClient) -> None:
     me = Table(client).bot_game(rules={"preset": "standard", "options": {"target": 40}}, seed=11)
     final = play_to_the_end(me)
     assert final["archived"] is False
+    export = archived_export(client, me.game_id)  # the drainer writes it a moment after the end
     numbers = [hand["number"] for hand in final["hands"]]
     hands = {n: me.get(f"/hands/{n}").get_json() for n in numbers}  # Redis keeps the last, PostgreSQL all
-    export = client.get(f"/v1/games/{me.game_id}/export").get_json()
     assert (export["format"], export["version"], export["game_id"]) == ("ginrummy.match", 1, me.game_id)
     assert export["hand_count"] == len(numbers) == len(export["hands"]) >= 1
     assert [hand["number"] for hand in export["hands"]] == numbers
@@ -207,7 +217,7 @@ def test_the_rating_history_and_the_profile_follow_each_rated_game_once(client: 
 def test_a_played_out_rated_match_archives_every_hand_with_its_rating(client: FlaskClient) -> None:
     name, token = new_player(client, "Full")
     game_id = rated_game(client, token, resign=False)
-    export = client.get(f"/v1/games/{game_id}/export").get_json()
+    export = archived_export(client, game_id)
     assert export["rated"] is True and export["family"] == "standard"
     assert export["hand_count"] == len(export["hands"]) >= 2
     won = export["result"]["winner"] == 0

@@ -5,6 +5,7 @@ leaderboard) on the Cluster."""
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
@@ -119,6 +120,10 @@ def test_a_rated_match_resign_and_leaderboard_on_the_cluster(cluster_service: st
         headers={"Authorization": f"Bearer {ann['token']}", "If-Match": f'"{view["version"]}"'},
     )
     assert resigned.status_code == 200, resigned.text
+    deadline = time.monotonic() + 15  # the service's drainer archives the match a moment after its end
+    while http.get(f"{base}/v1/games/{game['game_id']}/export").status_code == 404:
+        assert time.monotonic() < deadline, "the match was not archived"
+        time.sleep(0.05)
     board = http.get(f"{base}/v1/leaderboard?family=oklahoma&limit=200").json()["players"]
     names = [row["name"] for row in board]
     assert names.index(bob["name"]) < names.index(ann["name"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -117,6 +118,9 @@ def test_players_quick_match_resign_profiles_and_the_leaderboard(players: tuple[
     ann_seat.refresh()
     assert ann_seat.match_over and not ann_seat.your_move
     assert ann_seat.view["end_reason"] == "resigned" and ann_seat.view["forfeited_by"] == 1
+    deadline = time.monotonic() + 15  # the service's drainer archives the match a moment after its end
+    while ann.client.player(ann.name)["games"]["won"] == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
     won, lost = ann.client.player(ann.name), ann.client.player(bob.name)
     assert (won["games"]["won"], lost["games"]["lost"]) == (1, 1)
     assert won["ratings"]["standard"]["rating"] > 1500 > lost["ratings"]["standard"]["rating"]

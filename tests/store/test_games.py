@@ -168,6 +168,10 @@ def test_the_outbox_is_written_with_the_commit_and_never_expires(
     # A change of a finished match (a rematch offer) keeps the expiry the archive set.
     store.commit(game_id, 2, "d", ["h"], keep_ttl=True)
     assert 0 < raw.ttl(store.state_key(game_id)) <= 5
+    # A game whose first hand ends as it is created (a bot's first move) has its record in the outbox.
+    other = game_id + "-2"
+    store.create(other, "a", ["e"], idempotency=Idempotency("c", "created"), outbox={"h:1": "first hand"})
+    assert store.outbox(other) == {"h:1": "first hand"}
 
 
 def test_an_announcement_is_settled_only_if_nobody_announced_again(store: GameStore, game_id: str) -> None:

@@ -365,7 +365,8 @@ class Game:
 
     def hand(self, number: int) -> HandRecord:
         """Finished hand ``number`` revealed: the deal, the deck and its shuffle proof, every action and
-        the scoring (only the last few hands are kept: :class:`NotFound` for older ones)."""
+        the scoring — every hand played to its end, also after the match (the service's archive keeps them
+        all); :class:`NotFound` for a hand still being played or never finished."""
         reply = self.client.requestor.request("GET", self._path("hands", str(number)), token=self.token)
         return cast(HandRecord, reply.data)
 

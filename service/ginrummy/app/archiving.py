@@ -5,12 +5,14 @@ when it ends or the worker dies between the two stores.
    the commit that ends the match, the match's record) in the same atomic script as the move itself
    (:meth:`ginrummy.store.GameStore.commit`). Before that commit, the game is *announced* on the pending
    set: a worker killed after the commit leaves the game listed with its records.
-2. **Drain.** Right after the commit, the request drains its game's outbox (:meth:`Archiving.drain`): the
-   records are written to PostgreSQL in one transaction, idempotently (a hand by ``(game, number)``, a
-   match by its id, its ratings in the same transaction as the match's row), then taken out of the
-   outbox, and the game is taken off the pending set if nobody announced it again meanwhile.
-3. **Retry.** A background drainer in every process (:class:`Drainer`; one at a time over the
-   deployment, under a Redis lock) drains what is still pending a few seconds after its announcement:
+2. **Drain.** Right after the commit, the request hands the game to its process's drainer thread
+   (:meth:`Archiving.committed`) and answers: a move never waits for PostgreSQL, not even a slow or hung
+   one. The drainer drains the game's outbox at once (:meth:`Archiving.drain`): the records are written to
+   PostgreSQL in one transaction, idempotently (a hand by ``(game, number)``, a match by its id, its
+   ratings in the same transaction as the match's row), then taken out of the outbox, and the game is
+   taken off the pending set if nobody announced it again meanwhile.
+3. **Retry.** Between hand-offs, the drainer of one process at a time (under a Redis lock) makes a pass
+   over what is still pending a few seconds after its announcement:
    what a request could not write (PostgreSQL down, a worker killed). An announcement whose commit failed
    leaves nothing; it is settled once it is older than :data:`ANNOUNCE_GRACE`.
 4. **Retire.** Once a finished match's record is in PostgreSQL, its Redis keys expire after
@@ -21,8 +23,10 @@ when it ends or the worker dies between the two stores.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import logging
+import queue
 import threading
 import time
 import uuid
@@ -33,7 +37,7 @@ import orjson
 
 from ginrummy.engine import PRESETS, MatchEnd, Rules
 from ginrummy.engine.views import scores_view
-from ginrummy.store import DatabaseUnavailable, GameStore, Stored, StoreUnavailable
+from ginrummy.store import DatabaseUnavailable, GameStore, Stored
 from ginrummy.store.archive import Archive, HandRecord, MatchRecord, SeatRecord
 from ginrummy.store.games import STORE_FAILURES
 
@@ -55,6 +59,7 @@ DRAIN_BATCH = 100  # games per pass
 LOCK_MS = 15_000
 MAX_BACKOFF = 10.0  # seconds between passes while PostgreSQL keeps failing
 FAILURE_LOG_INTERVAL = 60.0  # seconds between two warnings of a drainer that keeps failing
+HANDOFF_MAX = 10_000  # games waiting for this process's drainer (past it, its passes pick them up)
 SKIP_AFTER_FAILURE = 5.0  # seconds requests leave archiving to the drainer after a failed write
 ARCHIVE_RETRY = 5  # seconds a reader of the archive is told to wait while PostgreSQL is down
 
@@ -211,7 +216,9 @@ class Archiving:
         self.store = store
         self.archive = archive
         self.config = config
-        self._skip_until = 0.0  # after a failed write, requests leave the outbox to the drainer a while
+        self._skip_until = 0.0  # after a failed write, hand-offs are left to the drainer's passes a while
+        # Games whose commits just wrote to their outbox, for this process's drainer thread.
+        self.handoff: queue.Queue[tuple[str, float]] = queue.Queue(maxsize=HANDOFF_MAX)
 
     # --- reads --------------------------------------------------------------------------------------
     def stored(self, game_id: str) -> Stored | None:
@@ -226,6 +233,12 @@ class Archiving:
         except DatabaseUnavailable as error:
             raise unavailable(error) from None
 
+    def committed(self, game_id: str, announced: float) -> None:
+        """A commit announced ``announced`` wrote records to the game's outbox: the process's drainer
+        writes them (a full hand-off queue leaves them to the drainer's next pass)."""
+        with contextlib.suppress(queue.Full):
+            self.handoff.put_nowait((game_id, announced))
+
     def drain(self, game_id: str, announced: float | None = None) -> bool:
         """Write the game's outbox to PostgreSQL and empty it; settle its announcement ``announced``
         (the request's own) when given. True when the outbox is empty afterwards. Failures are logged
@@ -238,7 +251,7 @@ class Archiving:
                 self._write(game_id, records)
             if announced is not None:
                 self.store.settle(game_id, announced)
-        except (DatabaseUnavailable, StoreUnavailable) as error:
+        except (DatabaseUnavailable, *STORE_FAILURES) as error:
             metrics.record_archive_failure()
             self._skip_until = time.monotonic() + SKIP_AFTER_FAILURE
             log.warning("archiving game %s is left to the drainer: %s", game_id, error)
@@ -283,9 +296,10 @@ class Archiving:
 
 
 class Drainer:
-    """The background drainer of one process: a daemon thread (a greenlet under gevent) that runs
-    :meth:`Archiving.drain_pending` every :data:`DRAIN_INTERVAL` seconds while it holds the deployment's
-    drain lock, backing off while PostgreSQL fails."""
+    """The drainer of one process: a daemon thread (a greenlet under gevent) that writes the outboxes
+    the requests hand it (:meth:`Archiving.committed`) as they come, and between them, every
+    :data:`DRAIN_INTERVAL` seconds while it holds the deployment's drain lock, makes a pass over what is
+    still pending (:meth:`Archiving.drain_pending`), backing off while PostgreSQL fails."""
 
     def __init__(self, archiving: Archiving) -> None:
         self.archiving = archiving
@@ -302,13 +316,24 @@ class Drainer:
         self._stop.set()
 
     def _run(self) -> None:
+        archiving = self.archiving
         wait = DRAIN_INTERVAL
-        store = self.archiving.store
+        next_pass = time.monotonic() + wait
         told = 0.0  # when a failure was last logged: once a minute while they go on, not every pass
-        while not self._stop.wait(wait):
+        while not self._stop.is_set():
             try:
-                if store.hold_drain_lock(self.owner, LOCK_MS):
-                    self.archiving.drain_pending()
+                game_id, announced = archiving.handoff.get(timeout=max(0.0, next_pass - time.monotonic()))
+            except queue.Empty:
+                pass
+            else:
+                try:
+                    archiving.drain(game_id, announced)
+                except Exception:  # a bug: logged, and the records stay for the next pass
+                    log.exception("archiving game %s failed", game_id)
+                continue
+            try:
+                if archiving.store.hold_drain_lock(self.owner, LOCK_MS):
+                    archiving.drain_pending()
                 wait, told = DRAIN_INTERVAL, 0.0
             except Exception as error:  # noqa: BLE001 — nothing may end the drainer for the life of the process
                 metrics.record_archive_failure()
@@ -322,3 +347,4 @@ class Drainer:
                         error,
                         exc_info=not known,
                     )
+            next_pass = time.monotonic() + wait

@@ -136,7 +136,7 @@ class UnitOfWork:
         announced = self.store.announce(game_id) if outbox else None
         try:
             if created:
-                self.store.create(game_id, match.encode(), rows, idempotency=idempotency)
+                self.store.create(game_id, match.encode(), rows, idempotency=idempotency, outbox=outbox)
             else:
                 self.store.commit(
                     game_id,
@@ -160,7 +160,7 @@ class UnitOfWork:
                 "idempotency_key_reused", "this Idempotency-Key was already used to create a game"
             ) from None
         if announced is not None:
-            self.archiving.drain(game_id, announced)
+            self.archiving.committed(game_id, announced)
         return Result(body, version=version, created=created)
 
     @staticmethod

@@ -22,7 +22,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from ginrummy.app.errors import ServiceError
 from ginrummy.engine.errors import GinRummyError
-from ginrummy.store import StoreUnavailable
+from ginrummy.store import DatabaseUnavailable, StoreUnavailable
 
 from . import observability
 
@@ -207,6 +207,18 @@ def handle_store_unavailable(error: Exception) -> Response:
     return problem(503, "store_unavailable", STORE_UNAVAILABLE, headers={"Retry-After": str(RETRY_AFTER)})
 
 
+DATABASE_UNAVAILABLE = (
+    "PostgreSQL (players, ratings, the archive) does not answer; games in play go on — try again shortly"
+)
+
+
+def handle_database_unavailable(error: Exception) -> Response:
+    """PostgreSQL is down or refused where a request needs it (a player's token, a new player, the
+    ratings of a seek): 503 with Retry-After. The archive's reads say ``archive_unavailable`` instead."""
+    log.warning("PostgreSQL failed a request: %s", error)
+    return problem(503, "store_unavailable", DATABASE_UNAVAILABLE, headers={"Retry-After": str(RETRY_AFTER)})
+
+
 class ProblemSchema(ma.Schema):
     """The body of every error response (RFC 9457 problem details plus a stable ``code``)."""
 
@@ -294,3 +306,4 @@ def register(app: Flask) -> None:
     app.register_error_handler(ServiceError, handle_service_error)
     app.register_error_handler(GinRummyError, handle_engine_error)
     app.register_error_handler(StoreUnavailable, handle_store_unavailable)
+    app.register_error_handler(DatabaseUnavailable, handle_database_unavailable)

@@ -36,6 +36,7 @@ POOL_TIMEOUT = 2.0  # seconds a request waits for a pooled connection before it 
 PING_TIMEOUT = 1.0  # /readyz waits no longer than this for PostgreSQL
 CONNECT_TIMEOUT = 2  # seconds to open a connection (libpq's connect_timeout: whole seconds, 2 at least)
 STATEMENT_TIMEOUT_MS = 10_000  # a statement running longer is cancelled by the server
+TCP_USER_TIMEOUT_MS = 15_000  # data unacknowledged this long: the connection is dropped (Linux)
 MAX_IDLE = 300.0  # seconds an idle connection above MIN_SIZE is kept
 MAX_LIFETIME = 3600.0  # seconds before a connection is replaced (spreads reconnections after a failover)
 APPLICATION_NAME = "ginrummy"  # as pg_stat_activity shows the service's connections
@@ -77,9 +78,20 @@ def check_url(url: str) -> str:
 
 
 def _with_defaults(url: str) -> dict[str, Any]:
-    """The connection parameters of every connection, where the URL gives none."""
+    """The connection parameters of every connection, where the URL gives none. TCP keep-alives and a
+    TCP user timeout end a connection whose server stopped answering (a network partition, a host gone)
+    instead of leaving a request waiting on it: the statement timeout is the server's, and a server that
+    cannot be reached cannot enforce it."""
     given = conninfo_to_dict(url)
-    defaults: dict[str, Any] = {"connect_timeout": CONNECT_TIMEOUT, "application_name": APPLICATION_NAME}
+    defaults: dict[str, Any] = {
+        "connect_timeout": CONNECT_TIMEOUT,
+        "application_name": APPLICATION_NAME,
+        "keepalives": 1,
+        "keepalives_idle": 30,
+        "keepalives_interval": 5,
+        "keepalives_count": 3,
+        "tcp_user_timeout": TCP_USER_TIMEOUT_MS,
+    }
     return {name: value for name, value in defaults.items() if name not in given}
 
 

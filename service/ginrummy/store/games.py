@@ -116,10 +116,16 @@ if n > 0 then
   redis.call('LTRIM', KEYS[2], -tonumber(ARGV[5]), -1)
   redis.call('EXPIRE', KEYS[2], ttl)
 end
+local i = 7 + n
 if ARGV[1] == '1' then
-  redis.call('SET', KEYS[4], ARGV[7 + n], 'EX', tonumber(ARGV[8 + n]))
+  redis.call('SET', KEYS[4], ARGV[i], 'EX', tonumber(ARGV[i + 1]))
   redis.call('SADD', KEYS[6], KEYS[4])
   redis.call('EXPIRE', KEYS[6], ttl)
+  i = i + 2
+end
+n = tonumber(ARGV[i])
+for j = 1, n do
+  redis.call('HSET', KEYS[5], ARGV[i + 2 * j - 1], ARGV[i + 2 * j])
 end
 return {1, 1}
 """
@@ -227,6 +233,12 @@ def _pack(text: str) -> bytes:
 
 def _unpack(raw: bytes) -> str:
     return zlib.decompress(raw).decode()
+
+
+def _outbox_args(outbox: Mapping[str, str] | None) -> list[Any]:
+    """A script's outbox arguments: how many records, then each field and its packed record."""
+    entries = (outbox or {}).items()
+    return [len(entries), *(item for name, record in entries for item in (name, _pack(record)))]
 
 
 class GameStore:
@@ -421,13 +433,16 @@ class GameStore:
         *,
         idempotency: Idempotency | None = None,
         ttl: int | None = None,
+        outbox: Mapping[str, str] | None = None,
     ) -> int:
         """Create the game at version 1. Raises :class:`GameExists`, or :class:`IdempotencyKeyUsed`
-        when the game exists and this request's idempotency record with it."""
+        when the game exists and this request's idempotency record with it. ``outbox``: as for
+        :meth:`commit` (a bot's first move may end the first hand)."""
         ttl = ttl or self.live_ttl
         keys, args = self._args(game_id, doc, events, idempotency, ttl)
         if idempotency:
             args += [_pack(idempotency.record), min(self.idempotency_ttl, ttl)]
+        args += _outbox_args(outbox)
         status, value = self._create(keys=keys, args=args)
         if status == 2:
             raise IdempotencyKeyUsed(_unpack(value))
@@ -466,8 +481,7 @@ class GameStore:
         args += [self.hands_kept, len(flat) // 2, *flat]
         if idempotency:
             args += [_pack(idempotency.record), min(self.idempotency_ttl, ttl or self.live_ttl)]
-        entries = (outbox or {}).items()
-        args += [len(entries), *(item for name, record in entries for item in (name, _pack(record)))]
+        args += _outbox_args(outbox)
         status, value = self._commit(keys=keys, args=args)
         if status == 2:
             raise IdempotencyKeyUsed(_unpack(value))
