@@ -110,6 +110,11 @@ def test_a_token_finds_its_player(players: PlayerStore) -> None:
     players.create(name, "hash-" + name)
     assert players.by_token("hash-" + name) == name
     assert players.by_token("hash-nobody") is None
+    # A miss is not remembered: a token made right after (by any process) is found.
+    later = _name("Later")
+    assert players.by_token("hash-" + later) is None
+    PlayerStore(players.database).create(later, "hash-" + later)
+    assert players.by_token("hash-" + later) == later
 
 
 def test_a_new_player_has_an_empty_profile(players: PlayerStore) -> None:
