@@ -209,6 +209,9 @@ def test_the_rating_history_and_the_profile_follow_each_rated_game_once(client: 
     assert client.get(f"/v1/players/{name}/rating-history?family=oklahoma").get_json()["families"] == {}
     problem(client.get(f"/v1/players/{name}/rating-history?family=nope"), 422, "validation_error")
     problem(client.get(f"/v1/players/nobody-{uuid.uuid4().hex[:6]}/rating-history"), 404, "player_not_found")
+    # A name in another case is the same player, shown as they typed it.
+    assert client.get(f"/v1/players/{name.upper()}/rating-history").get_json() == history
+    assert client.get(f"/v1/players/{name.lower()}/games").get_json()["player"] == name
     # The house bot has a profile and a rating that moved with these games.
     bot = client.get("/v1/players/bot-simple").get_json()
     assert bot["ratings"]["standard"]["games"] >= 3

@@ -107,11 +107,12 @@ class Records:
         self.archiving = archiving
         self.archive = archiving.archive
 
-    def _player_id(self, name: str) -> int:
-        player_id = self.archiving.read(self.archive.player_id, name)
-        if player_id is None:
+    def _player(self, name: str) -> tuple[int, str]:
+        """The player's id and name as typed (``name`` may be in any case)."""
+        found = self.archiving.read(self.archive.player, name)
+        if found is None:
             raise ServiceError("player_not_found", f"there is no player {name!r}")
-        return player_id
+        return found
 
     def export(self, game_id: str) -> Result:
         """The whole finished match in one document (format ``ginrummy.match``, version 1)."""
@@ -132,7 +133,7 @@ class Records:
         cursor = query.get("cursor")
         after = None if cursor is None else decode_cursor(cursor)
         limit = min(int(query.get("limit") or 50), PAGE_MAX)
-        player_id = self._player_id(name)
+        player_id, name = self._player(name)
         rows = self.archiving.read(
             lambda: self.archive.games_of(player_id, where, after=after, limit=limit + 1)
         )
@@ -146,7 +147,7 @@ class Records:
         documents, read through a server-side cursor. The player is looked up before the first line, so
         that an unknown one is a 404 and not a broken stream."""
         where = game_filter(query)
-        player_id = self._player_id(name)
+        player_id, _ = self._player(name)
 
         def lines() -> Iterator[bytes]:
             try:
@@ -165,7 +166,7 @@ class Records:
             raise ServiceError(
                 "bad_filter", f"unknown rules family {family!r} (families: {', '.join(PRESETS)})"
             )
-        player_id = self._player_id(name)
+        player_id, name = self._player(name)
         rows = self.archiving.read(self.archive.rating_history, player_id, family)
         families: dict[str, list[dict[str, Any]]] = {}
         for row in rows:

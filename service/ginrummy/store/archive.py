@@ -346,10 +346,13 @@ class Archive:
             ).fetchall()
         return [str(row[0]) for row in rows]
 
-    def player_id(self, name: str) -> int | None:
+    def player(self, name: str) -> tuple[int, str] | None:
+        """The id and the name (as its player typed it) of the player of this name in any case."""
         with self.database.connection() as conn:
-            row = conn.execute("SELECT id FROM players WHERE name_folded = %s", [name.casefold()]).fetchone()
-        return None if row is None else int(row[0])
+            row = conn.execute(
+                "SELECT id, name FROM players WHERE name_folded = %s", [name.casefold()]
+            ).fetchone()
+        return None if row is None else (int(row[0]), str(row[1]))
 
     def _list_query(
         self, player_id: int, where: GameFilter, after: tuple[dt.datetime, str] | None
