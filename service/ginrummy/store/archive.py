@@ -112,7 +112,8 @@ class GameFilter:
     until: dt.datetime | None = None
     opponent: str | None = None  # a player's name (any case)
     rated: bool | None = None
-    family: str | None = None
+    family: str | None = None  # a preset's name
+    casual: bool = False  # only rules with overrides (no family); with ``family``: nothing
     result: str | None = None  # one of RESULTS
 
 
@@ -374,6 +375,8 @@ class Archive:
             if value is not None:
                 clauses.append(sql.SQL(clause))  # literal clauses only: the values are bound
                 params.append(value)
+        if where.casual:
+            clauses.append(sql.SQL("gp.family IS NULL"))
         query = sql.SQL(
             "SELECT gp.game_id, gp.seat, gp.result, gp.rated, gp.family, gp.finished_at, gp.points,"
             " gp.opponent_points, gp.opponent_name, gp.end_reason, g.started_at, g.hands,"
