@@ -102,7 +102,8 @@ def test_a_finished_match_is_archived_whole_and_readable_after_redis_forgets_it(
     numbers = [hand["number"] for hand in final["hands"]]
     hands = {n: me.get(f"/hands/{n}").get_json() for n in numbers}  # Redis keeps the last, PostgreSQL all
     assert (export["format"], export["version"], export["game_id"]) == ("ginrummy.match", 1, me.game_id)
-    assert export["hand_count"] == len(numbers) == len(export["hands"]) >= 1
+    assert export["hand_count"] == len(numbers) == len(export["hands"]) == len(export["hand_summaries"]) >= 1
+    assert export["hand_summaries"] == final["hands"]  # the view's per-hand summaries, as they were
     assert [hand["number"] for hand in export["hands"]] == numbers
     assert export["hands"] == [hands[n] for n in numbers]
     assert export["result"]["winner"] == final["scores"]["match_winner"]

@@ -108,6 +108,8 @@ def document(match: Match, finished_ms: int) -> dict[str, Any]:
         },
         "stats": game.stats(),
         "hand_count": len(game.summaries),
+        # By hand: how it ended, who won how many points, and the game(s) of the score sheets they went to.
+        "hand_summaries": [summary.to_json() for summary in game.summaries],
         "shuffle": "each hand's shuffle {salt, commitment, deck}: commitment = sha256_hex(salt + ':' + "
         "','.join(deck))",
     }
