@@ -8,6 +8,7 @@ client timeouts below only catch a hang.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -173,16 +174,23 @@ def test_a_full_redis_refuses_whole_changes_with_503(tmp_path: Path) -> None:
     try:
         seat = Seat(base)
         filler = server.client()
-        n = 0
-        for size in (65536, 1024, 16):  # fill Redis to its limit, to the last few bytes
-            while True:
-                n += 1
-                try:
-                    filler.set(f"filler:{n}", b"x" * size)
-                except redis.exceptions.OutOfMemoryError:
-                    break
+        filled = itertools.count()
+
+        def fill() -> None:
+            """Fill Redis to its limit, to the last few bytes — again right before each request: keys
+            that expire meanwhile (a lock, a rate-limit window) give some room back."""
+            for size in (65536, 1024, 16):
+                while True:
+                    try:
+                        filler.set(f"filler:{next(filled)}", b"x" * size)
+                    except redis.exceptions.OutOfMemoryError:
+                        break
+
+        fill()
         keys_before = set(filler.keys("gin:*"))
+        fill()
         created = requests.post(f"{base}/v1/games", json={}, timeout=HANG)
+        fill()
         moved = seat.move()
         for response in (created, moved):
             assert response.status_code == 503, response.text
