@@ -26,7 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "service"), str(ROOT / "bench"), str(ROOT)]
 
-from bench_load import service_env  # noqa: E402
+from bench_load import bench_postgres, service_env  # noqa: E402
 from ginrummy.store.embedded import EmbeddedRedis  # noqa: E402
 
 from tests.support import choose, start_gunicorn, stop_gunicorn  # noqa: E402
@@ -92,9 +92,14 @@ def recover(base: str, game_id: str, token: str) -> float:
 
 def main() -> int:
     workdir = Path(tempfile.mkdtemp(prefix="gin-bench-faults-"))
+    with bench_postgres(workdir) as (database_url, _):
+        return measure(workdir, database_url)
+
+
+def measure(workdir: Path, database_url: str) -> int:
     server = EmbeddedRedis(workdir / "redis").start()
     # Rate limits on, as in production, under budgets this run never meets.
-    env = service_env(server.url, rate_limits="counted", workers=2)
+    env = service_env(server.url, database_url, rate_limits="counted", workers=2)
     gunicorn, port = start_gunicorn(env, workdir, name="game", cwd=workdir)
     base = f"http://127.0.0.1:{port}"
     try:

@@ -29,7 +29,7 @@ import orjson
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "service"), str(ROOT / "bench"), str(ROOT)]
 
-from bench_load import Connection, figures, service_env  # noqa: E402
+from bench_load import Connection, bench_postgres, figures, service_env  # noqa: E402
 from ginrummy.store.embedded import EmbeddedRedis  # noqa: E402
 
 from tests.support import choose, start_gunicorn, stop_gunicorn  # noqa: E402
@@ -128,8 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pace", type=float, default=5.0, help="the player's moves per second")
     args = parser.parse_args(argv)
     workdir = Path(tempfile.mkdtemp(prefix="gin-bench-flood-"))
-    with EmbeddedRedis(workdir / "redis") as server:
-        env = service_env(server.url, rate_limits="default")
+    with EmbeddedRedis(workdir / "redis") as server, bench_postgres(workdir) as (database_url, _):
+        env = service_env(server.url, database_url, rate_limits="default")
         game, port = start_gunicorn(env, workdir, name="game", cwd=workdir)
         print(f"default rate limits; {args.duration:g} s")
         try:

@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "service"), str(ROOT)]
 os.environ["GIN_RATE_LIMITS"] = "0"  # one client calling fast from one address
 
+from bench_load import bench_postgres  # noqa: E402
 from ginrummy.http import create_app  # noqa: E402
 from ginrummy.store.embedded import EmbeddedRedis  # noqa: E402
 
@@ -50,7 +51,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     os.environ["GIN_ACCESS_LOG"] = "0"
     started = time.perf_counter()
-    with EmbeddedRedis(Path(tempfile.mkdtemp(prefix="gin-bench-leaks-")) / "redis") as server:
+    workdir = Path(tempfile.mkdtemp(prefix="gin-bench-leaks-"))
+    with EmbeddedRedis(workdir / "redis") as server, bench_postgres(workdir) as (database_url, _):
+        os.environ["DATABASE_URL"] = database_url  # the workers' apps (forked) find it there
         share = [
             args.games // args.processes + (1 if i < args.games % args.processes else 0)
             for i in range(args.processes)

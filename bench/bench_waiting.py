@@ -43,6 +43,7 @@ sys.path[:0] = [str(ROOT / "service"), str(ROOT / "bench"), str(ROOT)]
 from bench_load import (  # noqa: E402
     Connection,
     Recorder,
+    bench_postgres,
     cpu_seconds,
     figures,
     run_load,
@@ -388,8 +389,8 @@ def main(argv: list[str] | None = None) -> int:
         f"one instance: gunicorn gevent {args.workers} workers; {args.waiters} waiting clients on "
         f"{args.games} games; {args.clients} clients playing a bot; loopback"
     )
-    with EmbeddedRedis(workdir / "redis") as server:
-        env = service_env(server.url, workers=args.workers)
+    with EmbeddedRedis(workdir / "redis") as server, bench_postgres(workdir) as (database_url, _):
+        env = service_env(server.url, database_url, workers=args.workers)
         game, port = start_gunicorn(env, workdir, name="game", cwd=workdir)
         try:
             assert server.process is not None

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from ginrummy.app.ratings import ordinal
 from ginrummy.store import Database, NameTaken, PlayerStore
-from ginrummy.store.archive import Archive, MatchRecord, Rating, SeatRecord
+from ginrummy.store.archive import Archive, HandRecord, MatchRecord, Rating, SeatRecord
 
 DEFAULT = (25.0, 25.0 / 3)
 
@@ -263,6 +263,61 @@ def test_concurrent_games_of_one_player_lose_no_rating_update(players: PlayerSto
     profile = players.get(ann)
     assert profile is not None and profile["won"] == games and profile["ratings"][family]["games"] == games
     assert len(calls) == games  # rated once each: the players' rows are locked, nobody rates twice
+
+
+def test_writes_of_several_matches_sharing_players_wait_for_each_other(
+    players: PlayerStore, archive: Archive
+) -> None:
+    """Two writers (two processes' drainers), each archiving several matches in one write, with the same
+    players in the opposite order: every player is locked first, in the order of the ids, so neither
+    deadlocks and no count or rating is lost."""
+    ann, bob, cid, dan, family = _name("Ann"), _name("Bob"), _name("Cid"), _name("Dan"), _family()
+    rounds = 4
+    winning = ten_points_to_the_winner(0)
+
+    def slow(before: tuple[Rating | None, Rating | None], winner: int) -> tuple[Rating, Rating]:
+        time.sleep(0.01)  # holds the first match's players while the other writer takes its own
+        result: tuple[Rating, Rating] = winning(before, winner)
+        return result
+
+    def match(pair: tuple[str, str]) -> MatchRecord:
+        seats = (SeatRecord(pair[0], pair[0], 100, {"gins": 1}), SeatRecord(pair[1], pair[1], 40))
+        return MatchRecord(
+            game_id="g" + uuid.uuid4().hex, seats=seats, rules={}, family=family, clock=None, rated=True,
+            winner=0, end_reason="finished", started_at=1_700_000_000.0, finished_at=1_700_000_060.0,
+            hands=1, version=9, state="opaque", document={},
+        )  # fmt: skip
+
+    barrier = threading.Barrier(2)
+    errors: list[BaseException] = []
+
+    def write(pairs: list[tuple[str, str]]) -> None:
+        try:
+            for _ in range(rounds):
+                barrier.wait()
+                batch = [match(pair) for pair in pairs]
+                hands = [HandRecord(m.game_id, 1, '{"number": 1}', 1_700_000_060.0) for m in batch]
+                assert len(archive.write(hands, batch, slow)) == len(pairs)
+        except BaseException as error:  # reported by the assert below
+            errors.append(error)
+            barrier.abort()
+
+    writers = [
+        threading.Thread(target=write, args=([(ann, bob), (cid, dan)],)),
+        threading.Thread(target=write, args=([(dan, cid), (bob, ann)],)),
+    ]
+    for thread in writers:
+        thread.start()
+    for thread in writers:
+        thread.join()
+    assert errors == []
+    for name, won in ((ann, rounds), (bob, rounds), (cid, rounds), (dan, rounds)):
+        profile = players.get(name)
+        assert profile is not None
+        assert (profile["played"], profile["won"], profile["lost"]) == (2 * rounds, won, 2 * rounds - won)
+        assert profile["ratings"][family]["games"] == 2 * rounds
+        assert profile["stats"] == {"gins": rounds}
+    assert players.rating(ann, family) == (25.0, DEFAULT[1] - 2 * rounds)  # +10 as seat 0, −10 as seat 1
 
 
 def test_leaderboard_ranks_by_ordinal(players: PlayerStore, archive: Archive) -> None:

@@ -184,6 +184,20 @@ def _match_record(entry: dict[str, Any]) -> MatchRecord:
     )
 
 
+def archive_records(game_id: str, records: dict[str, str]) -> tuple[list[HandRecord], list[MatchRecord]]:
+    """What :meth:`Archive.write` is given for a game's outbox (fields ``h:<n>`` and ``m``, as
+    :func:`outbox_records` made them): its hands and its match (at most one)."""
+    hands = []
+    matches = []
+    for name, text in records.items():
+        entry = orjson.loads(text)
+        if name == MATCH_FIELD:
+            matches.append(_match_record(entry))
+        else:
+            hands.append(HandRecord(game_id, int(name[2:]), compact(entry["r"]), float(entry["at"])))
+    return hands, matches
+
+
 def export(
     document: dict[str, Any], hands: list[Any], changes: list[dict[str, Any] | None]
 ) -> dict[str, Any]:
@@ -263,14 +277,7 @@ class Archiving:
         return True
 
     def _write(self, game_id: str, records: dict[str, str]) -> None:
-        hands = []
-        matches = []
-        for name, text in records.items():
-            entry = orjson.loads(text)
-            if name == MATCH_FIELD:
-                matches.append(_match_record(entry))
-            else:
-                hands.append(HandRecord(game_id, int(name[2:]), compact(entry["r"]), float(entry["at"])))
+        hands, matches = archive_records(game_id, records)
         started = time.perf_counter()
         self.archive.write(hands, matches, ratings.rate)
         metrics.record_archived(len(hands), len(matches), time.perf_counter() - started)

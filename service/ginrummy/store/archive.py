@@ -5,11 +5,19 @@ Writes come from the outbox of the game store (:mod:`ginrummy.store.games`), dra
 write, before the outbox was cleared) is written once:
 
 - a hand: ``INSERT … ON CONFLICT (game_id, number) DO NOTHING``;
-- a match: in ONE transaction, the players' rows are locked (in the order of their ids, so two matches of
-  the same players cannot deadlock), the game is inserted ``ON CONFLICT (id) DO NOTHING RETURNING`` — when
-  it was there already, nothing else happens — and then the players' counters, statistics, ratings, their
-  history and the rows of the players' lists are written. A rating is therefore applied exactly once per
-  game, and never from a rating another transaction is changing.
+- a match: in ONE transaction, the players' rows are locked (every player of every match of the write at
+  once, in the order of their ids, so that two writes sharing players — two processes' drainers, each
+  with several matches — wait for each other and never deadlock), the game is inserted ``ON CONFLICT (id)
+  DO NOTHING RETURNING`` — when it was there already, nothing else happens — and then the players'
+  counters, statistics, ratings, their history and the rows of the players' lists are written. A rating is
+  therefore applied exactly once per game, and never from a rating another transaction is changing.
+
+A write is pipelined (psycopg's pipeline mode: the statements whose answer nothing waits for travel
+together), and the rows of a kind are one statement (``INSERT … SELECT * FROM unnest(%s::type[], …)``,
+one list per column): a rated match with its statistics is nine statements in five round trips (the
+locks, the game's row, the ratings before, the rest, the commit), where a statement a row was 31 round
+trips; the hands of a write are one statement however many there are. ``bench/bench_archive.py``
+measures it.
 
 The store computes no rating: :meth:`Archive.write` hands the ratings before to the service's ``rate``
 and ``ordinal`` (:mod:`ginrummy.app.ratings`) and writes what they return.
@@ -27,7 +35,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +57,25 @@ STREAM_BATCH = 200  # rows fetched at a time by a streaming read's server-side c
 
 def _at(seconds: float) -> dt.datetime:
     return dt.datetime.fromtimestamp(seconds, dt.UTC)
+
+
+def _columns(rows: Iterable[Sequence[Any]]) -> list[list[Any]]:
+    """Rows as one list per column: the arrays an ``unnest(%s::type[], …)`` turns back into rows, so that
+    many rows are one statement (one execution on the server, not one per row)."""
+    return [list(column) for column in zip(*rows, strict=True)]
+
+
+INSERT_HANDS = (
+    "INSERT INTO hands (game_id, number, record, finished_at)"
+    " SELECT * FROM unnest(%s::text[], %s::int[], %b::text[]::json[], %s::timestamptz[])"
+    " ON CONFLICT (game_id, number) DO NOTHING"
+)
+INSERT_GAME_PLAYERS = (
+    "INSERT INTO game_players (game_id, seat, player_id, opponent_id, result, rated, family, finished_at,"
+    " points, opponent_points, opponent_name, end_reason)"
+    " SELECT * FROM unnest(%s::text[], %s::smallint[], %s::bigint[], %s::bigint[], %s::text[], %s::boolean[],"
+    " %s::text[], %s::timestamptz[], %s::int[], %s::int[], %s::text[], %s::text[])"
+)
 
 
 @dataclass(frozen=True)
@@ -110,6 +137,17 @@ class Archived:
 
 
 @dataclass(frozen=True)
+class ExportParts:
+    """A finished match's export as the archive stores it, in JSON texts: its document, its hands'
+    records joined by commas (the inside of a JSON array), and its rating changes ``[[seat, mu0, sigma0,
+    mu1, sigma1], …]``."""
+
+    document: str
+    hands: str
+    changes: str
+
+
+@dataclass(frozen=True)
 class GameFilter:
     """What a player's list keeps; every part optional."""
 
@@ -149,24 +187,27 @@ class Archive:
         """Archive these hands and matches in one transaction; returns the ids of the matches that were
         new (a match archived before is left as it was). Raises ``psycopg.Error`` (nothing written)."""
         new = []
-        with self.database.connection() as conn:
+        # In pipeline mode, a statement is sent at once and its answer read only when it is needed (a
+        # fetch) or at the end: every statement before a fetch travels in the same round trip.
+        with self.database.connection() as conn, conn.pipeline():
             if hands:
-                with conn.cursor() as cur:
-                    cur.executemany(
-                        "INSERT INTO hands (game_id, number, record, finished_at) VALUES (%s, %s, %s, %s)"
-                        " ON CONFLICT (game_id, number) DO NOTHING",
-                        [(h.game_id, h.number, Json(h.record, dumps=str), _at(h.finished_at)) for h in hands],
-                    )
-            for match in matches:
-                if self._write_match(conn, match, rate):
-                    new.append(match.game_id)
+                conn.execute(
+                    INSERT_HANDS,
+                    _columns((h.game_id, h.number, h.record, _at(h.finished_at)) for h in hands),
+                )
+            if matches:
+                ids = self._lock_players(conn, [seat.player for match in matches for seat in match.seats])
+                for match in matches:
+                    if self._write_match(conn, match, ids, rate):
+                        new.append(match.game_id)
         return new
 
-    def _write_match(self, conn: psycopg.Connection[Any], match: MatchRecord, rate: RateFunction) -> bool:
-        names = [seat.player for seat in match.seats]
-        folded = [None if name is None else name.casefold() for name in names]
+    def _write_match(
+        self, conn: psycopg.Connection[Any], match: MatchRecord, ids: Mapping[str, int], rate: RateFunction
+    ) -> bool:
+        """One match, its players locked already (``ids``: their ids by folded name)."""
+        folded = [None if seat.player is None else seat.player.casefold() for seat in match.seats]
         same_player = folded[0] is not None and folded[0] == folded[1]
-        ids = self._lock_players(conn, names)
         player_ids = [None if f is None else ids[f] for f in folded]
         inserted = conn.execute(
             "INSERT INTO games (id, player0_id, player1_id, rules, family, clock, winner, end_reason, rated,"
@@ -197,16 +238,15 @@ class Archive:
         if rated:
             assert match.winner is not None and match.family is not None
             self._rate(conn, match, [pid for pid in player_ids if pid is not None], match.winner, rate)
-        for seat, pid in enumerate(player_ids):
-            if pid is None:
-                continue
-            self._count(conn, match, seat, pid)
-            other = match.seats[1 - seat]
-            conn.execute(
-                "INSERT INTO game_players (game_id, seat, player_id, opponent_id, result, rated, family,"
-                " finished_at, points, opponent_points, opponent_name, end_reason)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                [
+        seats = [(seat, pid) for seat, pid in enumerate(player_ids) if pid is not None]
+        if not seats:
+            return True
+        self._count(conn, match, seats)
+        at = _at(match.finished_at)
+        conn.execute(
+            INSERT_GAME_PLAYERS,
+            _columns(
+                (
                     match.game_id,
                     seat,
                     pid,
@@ -214,28 +254,31 @@ class Archive:
                     match.result(seat),
                     bool(rated),
                     match.family,
-                    _at(match.finished_at),
+                    at,
                     match.seats[seat].points,
-                    other.points,
-                    other.player or other.name,
+                    match.seats[1 - seat].points,
+                    match.seats[1 - seat].player or match.seats[1 - seat].name,
                     match.end_reason,
-                ],
-            )
+                )
+                for seat, pid in seats
+            ),
+        )
         return True
 
     @staticmethod
     def _lock_players(conn: psycopg.Connection[Any], names: Sequence[str | None]) -> dict[str, int]:
-        """``{folded name: id}`` of the seats' players, made when missing (the house bots' fixed names
-        get their profile so), locked FOR UPDATE in the order of their ids."""
+        """``{folded name: id}`` of these players (every seat of a write's matches), made when missing (the
+        house bots' fixed names get their profile so), locked FOR UPDATE in the order of their ids: every
+        write locks its players in the same order, so two writes sharing players cannot deadlock."""
         wanted = {name.casefold(): name for name in names if name is not None}
         if not wanted:
             return {}
-        with conn.cursor() as cur:
-            cur.executemany(
-                "INSERT INTO players (name, name_folded) VALUES (%s, %s)"
-                " ON CONFLICT (name_folded) DO NOTHING",
-                [(name, key) for key, name in sorted(wanted.items())],
-            )
+        conn.execute(
+            "INSERT INTO players (name, name_folded)"
+            " SELECT name, folded FROM unnest(%s::text[], %s::text[]) AS w(name, folded) ORDER BY folded"
+            " ON CONFLICT (name_folded) DO NOTHING",
+            _columns((name, key) for key, name in wanted.items()),
+        )
         rows = conn.execute(
             "SELECT id, name_folded FROM players WHERE name_folded = ANY(%s) ORDER BY id FOR UPDATE",
             [list(wanted)],
@@ -243,24 +286,31 @@ class Archive:
         return {str(folded): int(pid) for pid, folded in rows}
 
     @staticmethod
-    def _count(conn: psycopg.Connection[Any], match: MatchRecord, seat: int, player_id: int) -> None:
-        result = match.result(seat)
-        if result != "aborted":
+    def _count(conn: psycopg.Connection[Any], match: MatchRecord, seats: Sequence[tuple[int, int]]) -> None:
+        """The players' career counters and summed statistics: one statement each for both seats."""
+        counted = []
+        for seat, pid in seats:
+            result = match.result(seat)
+            if result != "aborted":  # an aborted match is not played
+                counted.append((pid, *(int(result == kind) for kind in ("won", "lost", "drawn"))))
+        if counted:
             conn.execute(
-                sql.SQL("UPDATE players SET played = played + 1, {0} = {0} + 1 WHERE id = %s").format(
-                    sql.Identifier(result)
-                ),
-                [player_id],
+                "UPDATE players SET played = players.played + 1, won = players.won + c.won,"
+                " lost = players.lost + c.lost, drawn = players.drawn + c.drawn"
+                " FROM unnest(%s::bigint[], %s::int[], %s::int[], %s::int[]) AS c(id, won, lost, drawn)"
+                " WHERE players.id = c.id",
+                _columns(counted),
             )
-        stats = [(player_id, name, int(value)) for name, value in match.seats[seat].stats.items()]
+        stats = [
+            (pid, name, int(value)) for seat, pid in seats for name, value in match.seats[seat].stats.items()
+        ]
         if stats:
-            with conn.cursor() as cur:
-                cur.executemany(
-                    "INSERT INTO player_stats (player_id, stat, total) VALUES (%s, %s, %s)"
-                    " ON CONFLICT (player_id, stat)"
-                    " DO UPDATE SET total = player_stats.total + EXCLUDED.total",
-                    stats,
-                )
+            conn.execute(
+                "INSERT INTO player_stats (player_id, stat, total)"
+                " SELECT * FROM unnest(%s::bigint[], %s::text[], %s::bigint[])"
+                " ON CONFLICT (player_id, stat) DO UPDATE SET total = player_stats.total + EXCLUDED.total",
+                _columns(stats),
+            )
 
     def _rate(
         self,
@@ -287,32 +337,35 @@ class Archive:
             winner,
         )
         at = _at(match.finished_at)
-        for pid, old, (mu, sigma) in zip(player_ids, before, after, strict=True):
-            ordinal = self.ordinal(mu, sigma)
-            conn.execute(
-                "INSERT INTO ratings (player_id, family, mu, sigma, games, ordinal, updated_at)"
-                " VALUES (%s, %s, %s, %s, 1, %s, %s) ON CONFLICT (player_id, family) DO UPDATE SET"
-                " mu = EXCLUDED.mu, sigma = EXCLUDED.sigma, games = ratings.games + 1,"
-                " ordinal = EXCLUDED.ordinal, updated_at = EXCLUDED.updated_at",
-                [pid, family, mu, sigma, ordinal, at],
+        rows = [
+            (
+                pid,
+                None if old is None else old[0],
+                None if old is None else old[1],
+                None if old is None else self.ordinal(old[0], old[1]),
+                mu,
+                sigma,
+                self.ordinal(mu, sigma),
             )
-            conn.execute(
-                "INSERT INTO rating_history (game_id, player_id, family, mu_before, sigma_before,"
-                " ordinal_before, mu_after, sigma_after, ordinal_after, at)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                [
-                    match.game_id,
-                    pid,
-                    family,
-                    None if old is None else old[0],
-                    None if old is None else old[1],
-                    None if old is None else self.ordinal(old[0], old[1]),
-                    mu,
-                    sigma,
-                    ordinal,
-                    at,
-                ],
-            )
+            for pid, old, (mu, sigma) in zip(player_ids, before, after, strict=True)
+        ]
+        columns = _columns(rows)
+        conn.execute(
+            "INSERT INTO ratings (player_id, family, mu, sigma, games, ordinal, updated_at)"
+            " SELECT p, %s, mu, sigma, 1, o, %s FROM unnest(%s::bigint[], %s::float8[], %s::float8[],"
+            " %s::float8[]) AS r(p, mu, sigma, o)"
+            " ON CONFLICT (player_id, family) DO UPDATE SET mu = EXCLUDED.mu, sigma = EXCLUDED.sigma,"
+            " games = ratings.games + 1, ordinal = EXCLUDED.ordinal, updated_at = EXCLUDED.updated_at",
+            [family, at, columns[0], *columns[4:]],
+        )
+        conn.execute(
+            "INSERT INTO rating_history (game_id, player_id, family, mu_before, sigma_before,"
+            " ordinal_before, mu_after, sigma_after, ordinal_after, at)"
+            " SELECT %s, p, %s, mu0, sigma0, o0, mu1, sigma1, o1, %s FROM unnest(%s::bigint[], %s::float8[],"
+            " %s::float8[], %s::float8[], %s::float8[], %s::float8[], %s::float8[])"
+            " AS h(p, mu0, sigma0, o0, mu1, sigma1, o1)",
+            [match.game_id, family, at, *columns],
+        )
 
     # --- reads ------------------------------------------------------------------------------------
     def match(self, game_id: str) -> Archived | None:
@@ -360,9 +413,15 @@ class Archive:
             ).fetchone()
         return None if row is None else (int(row[0]), str(row[1]))
 
-    def _list_query(
-        self, player_id: int, where: GameFilter, after: tuple[dt.datetime, str] | None
+    def _page_query(
+        self,
+        player_id: int,
+        where: GameFilter,
+        after: tuple[dt.datetime, str] | None,
+        limit: int | None,
     ) -> tuple[sql.Composed, list[Any]]:
+        """The player's rows of ``game_players`` that pass the filters, newest first, after the keyset
+        ``after``, ``limit`` of them (None: all)."""
         clauses = [sql.SQL("gp.player_id = %s")]
         params: list[Any] = [player_id]
         if after is not None:
@@ -382,14 +441,30 @@ class Archive:
                 params.append(value)
         if where.casual:
             clauses.append(sql.SQL("gp.family IS NULL"))
+        page = sql.SQL(
+            "SELECT * FROM game_players gp WHERE {} ORDER BY gp.finished_at DESC, gp.game_id DESC"
+        ).format(sql.SQL(" AND ").join(clauses))
+        if limit is not None:
+            page += sql.SQL(" LIMIT %s")
+            params.append(limit)
+        return page, params
+
+    def _list_query(
+        self, player_id: int, where: GameFilter, after: tuple[dt.datetime, str] | None, limit: int
+    ) -> tuple[sql.Composed, list[Any]]:
+        """A page of the player's games, newest first: the page is chosen from ``game_players`` alone,
+        and only its rows are joined to their game and rating change. (Joined first, a player the
+        statistics think has a few dozen games but has hundreds would have all of them joined, then
+        sorted.)"""
+        page, params = self._page_query(player_id, where, after, limit)
         query = sql.SQL(
             "SELECT gp.game_id, gp.seat, gp.result, gp.rated, gp.family, gp.finished_at, gp.points,"
             " gp.opponent_points, gp.opponent_name, gp.end_reason, g.started_at, g.hands,"
             " h.mu_before, h.sigma_before, h.mu_after, h.sigma_after"
-            " FROM game_players gp JOIN games g ON g.id = gp.game_id"
+            " FROM ({}) gp JOIN games g ON g.id = gp.game_id"
             " LEFT JOIN rating_history h ON h.game_id = gp.game_id AND h.player_id = gp.player_id"
-            " WHERE {} ORDER BY gp.finished_at DESC, gp.game_id DESC"
-        ).format(sql.SQL(" AND ").join(clauses))
+            " ORDER BY gp.finished_at DESC, gp.game_id DESC"
+        ).format(page)
         return query, params
 
     def games_of(
@@ -401,35 +476,33 @@ class Archive:
         limit: int = 50,
     ) -> list[dict[str, Any]]:
         """A page of the player's games, newest first, after the keyset ``after`` (exclusive)."""
-        query, params = self._list_query(player_id, where, after)
+        query, params = self._list_query(player_id, where, after, limit)
         with self.database.connection() as conn:
             cur = conn.cursor(row_factory=dict_row)
-            rows = cur.execute(query + sql.SQL(" LIMIT %s"), [*params, limit]).fetchall()
+            # Never a prepared statement: its generic plan, made for a player of a few dozen games, joins
+            # every game of a player of 10,000 before it keeps 50 (50 ms instead of 2); planned for the
+            # player at hand, the page is a walk down the player's index.
+            rows = cur.execute(query, params, prepare=False).fetchall()
         return [dict(row) for row in rows]
 
-    def stream_games_of(self, player_id: int, where: GameFilter) -> Iterator[tuple[dict[str, Any], str]]:
-        """Every game of the player (newest first) with its whole export parts: ``(row, parts)`` where
-        ``parts`` is the JSON text ``[document, [hand, …], [[seat, mu0, sigma0, mu1, sigma1], …]]``.
-        A server-side cursor fetches :data:`STREAM_BATCH` rows at a time: memory stays flat however many
-        games there are."""
-        query, params = self._list_query(player_id, where, None)
-        wrapped = sql.SQL(
-            "SELECT l.*, '[' || g.document::text || ',[' || coalesce((SELECT string_agg(x.record::text, ','"
-            " ORDER BY x.number) FROM hands x WHERE x.game_id = l.game_id), '') || '],'"
-            " || coalesce((SELECT json_agg(json_build_array(p.seat, r.mu_before, r.sigma_before, r.mu_after,"
-            " r.sigma_after))::text FROM rating_history r JOIN game_players p ON p.game_id = r.game_id"
-            " AND p.player_id = r.player_id WHERE r.game_id = l.game_id), '[]') || ']' AS parts"
-            " FROM ({}) l JOIN games g ON g.id = l.game_id ORDER BY l.finished_at DESC, l.game_id DESC"
-        ).format(query)
-        with (
-            self.database.connection() as conn,
-            conn.cursor(name="gin_export", row_factory=dict_row) as cur,
-        ):
+    def stream_games_of(self, player_id: int, where: GameFilter) -> Iterator[ExportParts]:
+        """Every game of the player (newest first, filtered) as its whole export in the JSON texts the
+        archive keeps. A server-side cursor fetches :data:`STREAM_BATCH` rows at a time, in the order of
+        the player's index (no sort before the first row): memory stays flat however many games there
+        are."""
+        page, params = self._page_query(player_id, where, None, None)
+        query = sql.SQL(
+            "SELECT g.document::text, coalesce((SELECT string_agg(x.record::text, ',' ORDER BY x.number)"
+            " FROM hands x WHERE x.game_id = gp.game_id), ''), coalesce((SELECT json_agg(json_build_array("
+            " CASE WHEN r.player_id = g.player0_id THEN 0 ELSE 1 END, r.mu_before, r.sigma_before,"
+            " r.mu_after, r.sigma_after))::text FROM rating_history r WHERE r.game_id = gp.game_id), '[]')"
+            " FROM ({}) gp JOIN games g ON g.id = gp.game_id ORDER BY gp.finished_at DESC, gp.game_id DESC"
+        ).format(page)
+        with self.database.connection() as conn, conn.cursor(name="gin_export") as cur:
             cur.itersize = STREAM_BATCH
-            cur.execute(wrapped, params)
-            for row in cur:
-                parts = row.pop("parts")
-                yield dict(row), str(parts)
+            cur.execute(query, params)
+            for document, hands, changes in cur:
+                yield ExportParts(str(document), str(hands), str(changes))
 
     def rating_history(self, player_id: int, family: str | None = None) -> list[dict[str, Any]]:
         """Each rated game's change of the player's rating, oldest first, per family."""
