@@ -19,12 +19,15 @@ seat sees it: view, moves, If-Match), ``people`` (a :class:`Player` and a :class
 """
 
 from ._version import __version__
+from .account import AccountGame, AccountInfo, CreatedToken, Session, SessionInfo, TokenInfo
 from .client import Client, parse_invitation, parse_options
 from .errors import (
+    AccountExists,
     ApiError,
     ArchiveUnavailable,
     BadAction,
     BadCard,
+    BadCredentials,
     BadCursor,
     BadFilter,
     BadRequest,
@@ -68,7 +71,12 @@ from .errors import (
     SeekTaken,
     ServerError,
     ServiceUnavailable,
+    SessionExpired,
+    SessionNotFound,
+    SessionRequired,
     StaleVersion,
+    TokenNotFound,
+    TokenScope,
     TooEarly,
     TooManyGames,
     Unauthorized,
@@ -77,6 +85,7 @@ from .errors import (
     UnknownPlayer,
     ValidationError,
     WaitingForOpponent,
+    WeakPassword,
 )
 from .events import EventFeed
 from .game import Game, is_play, listed, your_move
@@ -110,6 +119,20 @@ from .people import Player, Seek
 from .transport import Requestor
 
 __all__ = [
+    "AccountExists",
+    "AccountGame",
+    "AccountInfo",
+    "BadCredentials",
+    "CreatedToken",
+    "Session",
+    "SessionExpired",
+    "SessionInfo",
+    "SessionNotFound",
+    "SessionRequired",
+    "TokenInfo",
+    "TokenNotFound",
+    "TokenScope",
+    "WeakPassword",
     "Action",
     "Analysis",
     "ApiError",

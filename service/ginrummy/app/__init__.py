@@ -8,7 +8,8 @@ raises a :class:`~ginrummy.app.errors.ServiceError` with a stable ``code``. Wher
   rematch), ``moves`` (the move pipeline), ``reading`` (views, hands, hints, public games), ``life``
   (clocks, forfeits, claims), ``events`` (pages and waits), ``people`` (players, leaderboard),
   ``accounts`` (passwords, sessions, API tokens, the account's games), ``lobby`` (seeks), ``records``
-  (the archive's reads: exports, a player's games, rating history; ``archiving`` writes it) — or a new module of its own, wired in :func:`build`;
+  (the archive's reads: exports, a player's games, rating history; ``archiving`` writes it) — or a new
+  module of its own, wired in :func:`build`;
 - a new refusal: a ``ServiceError`` with a new code, and its status in ``ginrummy.http.errors.STATUS``;
 - what the service keeps of a game beside the engine: :mod:`~ginrummy.app.metadata`; a new Redis key: the
   store (:mod:`ginrummy.store`), the only code that talks to Redis.
