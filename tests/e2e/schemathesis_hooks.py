@@ -23,8 +23,8 @@ GAME_REASONS = {
     "seek_not_found",
     "unknown_player",
     # accounts: a wrong password (or an unknown name), an expired session, a token of another kind or
-    # scope, a session or token id the account does not have, a name taken, a password too short, and
-    # sign-ins refused after too many failures
+    # scope, a session or token id the account does not have, a name taken, a password too short
+    # (sign-ins refused after too many failures are the 429 below)
     "bad_credentials",
     "session_expired",
     "session_required",
@@ -33,7 +33,6 @@ GAME_REASONS = {
     "token_not_found",
     "account_exists",
     "weak_password",
-    "rate_limited",
     # 409: the rules or the game's state refuse it now
     "illegal_action",
     "not_your_turn",

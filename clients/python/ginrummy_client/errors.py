@@ -311,17 +311,17 @@ class ValidationError(ApiError):
 
     codes = ("validation_error",)
 
-
-class WeakPassword(ValidationError):
-    """422: the password is too short (at least 10 characters)."""
-
-    codes = ("weak_password",)
-
     @property
     def errors(self) -> dict[str, Any]:
         """Per location and field, as the service reports a body that does not match its schema."""
         errors = self.problem.get("errors")
         return errors if isinstance(errors, dict) else {}
+
+
+class WeakPassword(ValidationError):
+    """422: the password is too short (at least 10 characters)."""
+
+    codes = ("weak_password",)
 
 
 class BadCard(ValidationError):
