@@ -38,6 +38,7 @@ from .life import Life
 from .lobby import Seeks
 from .matches import Matches
 from .moves import Moves
+from .passwords import Offload, inline
 from .people import People
 from .reading import Reading
 from .records import Records
@@ -77,8 +78,16 @@ class Services:
         return not self.unavailable()
 
 
-def build(config: Config, store: GameStore, lobby: Lobby, database: Database) -> Services:
-    """The use cases over these stores: Redis (``store``, ``lobby``) and PostgreSQL (``database``)."""
+def build(
+    config: Config,
+    store: GameStore,
+    lobby: Lobby,
+    database: Database,
+    offload: Offload[object] = inline,
+) -> Services:
+    """The use cases over these stores: Redis (``store``, ``lobby``) and PostgreSQL (``database``).
+    ``offload`` runs CPU-heavy work that releases the GIL (password hashing) off the caller's event loop
+    (the HTTP adapter's :func:`ginrummy.http.offload.run`; inline by default)."""
     players = PlayerStore(database)
     account_store = AccountStore(database)
     identities = Identities(players, account_store, config.session_days * 86400)
@@ -98,7 +107,7 @@ def build(config: Config, store: GameStore, lobby: Lobby, database: Database) ->
         life=life,
         events=EventReader(store, work, seating, life, config),
         people=people,
-        accounts=Accounts(account_store, identities, live, store, config),
+        accounts=Accounts(account_store, identities, live, store, config, offload),
         seeks=Seeks(lobby, people, players, matches, store.notifier, config),
         records=Records(archiving),
         archiving=archiving,

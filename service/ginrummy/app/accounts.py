@@ -30,7 +30,7 @@ from .config import Config
 from .errors import ServiceError
 from .identity import SESSION_PREFIX, TOKEN_PREFIX, Identities, Identity
 from .match import Match
-from .passwords import Passwords
+from .passwords import Offload, Passwords, inline
 from .people import RESERVED_PREFIX
 from .seats import players_json
 
@@ -60,6 +60,7 @@ class Accounts:
         live: AccountLive,
         games: GameStore,
         config: Config,
+        offload: Offload[object] = inline,
     ) -> None:
         self.accounts = accounts
         self.identities = identities
@@ -67,7 +68,7 @@ class Accounts:
         self.store = games
         self.config = config
         self.passwords = Passwords(
-            config.argon2_time_cost, config.argon2_memory_kib, config.argon2_parallelism
+            config.argon2_time_cost, config.argon2_memory_kib, config.argon2_parallelism, offload
         )
 
     # --- who ----------------------------------------------------------------------------------------
