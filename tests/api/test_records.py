@@ -102,7 +102,8 @@ def test_a_finished_match_is_archived_whole_and_readable_after_redis_forgets_it(
     numbers = [hand["number"] for hand in final["hands"]]
     hands = {n: me.get(f"/hands/{n}").get_json() for n in numbers}  # Redis keeps the last, PostgreSQL all
     assert (export["format"], export["version"], export["game_id"]) == ("ginrummy.match", 1, me.game_id)
-    assert export["hand_count"] == len(numbers) == len(export["hands"]) >= 1
+    assert export["hand_count"] == len(numbers) == len(export["hands"]) == len(export["hand_summaries"]) >= 1
+    assert export["hand_summaries"] == final["hands"]  # the view's per-hand summaries, as they were
     assert [hand["number"] for hand in export["hands"]] == numbers
     assert export["hands"] == [hands[n] for n in numbers]
     assert export["result"]["winner"] == final["scores"]["match_winner"]
@@ -162,7 +163,20 @@ def test_a_players_games_newest_first_paged_by_an_opaque_cursor_and_filtered(cli
     assert listed("result=lost") == ids[::-1] and listed("result=won") == []
     assert listed("rated=true") == ids[::-1] and listed("rated=false") == []
     assert listed("family=standard") == ids[::-1] and listed("family=oklahoma") == []
-    assert listed("opponent=BOT-SIMPLE") == ids[::-1]  # names ignore case
+    assert listed("family=casual") == []  # rules with overrides: none yet
+    response = client.post(
+        "/v1/games",
+        json={"opponent": {"type": "bot", "bot": "simple"}, "rules": {"options": {"target": 40}}},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    casual = Seat(client, response.get_json()["game_id"], 0, response.get_json()["token"])
+    casual.act({"type": "resign"})
+    archived_export(client, casual.game_id)
+    assert listed("family=casual") == [casual.game_id]
+    assert listed("rated=false") == [casual.game_id] and listed("family=standard") == ids[::-1]
+    # names ignore case; a casual game's bot is no player (only rated games tie a bot to bot-<name>)
+    assert listed("opponent=BOT-SIMPLE") == ids[::-1]
+    ids.append(casual.game_id)  # the newest from here on
     now = dt.datetime.now(dt.UTC)
     assert listed(f"since={(now - dt.timedelta(hours=1)).isoformat().replace('+00:00', 'Z')}") == ids[::-1]
     assert listed(f"until={(now - dt.timedelta(hours=1)).isoformat().replace('+00:00', 'Z')}") == []

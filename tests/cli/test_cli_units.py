@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import ast
+import io
+import os
 import stat
 from pathlib import Path
 
@@ -13,7 +15,9 @@ from gin_cli.cards import normalize_card
 from gin_cli.commands import InputError, parse_line
 from gin_cli.main import main, rule_options
 from gin_cli.people import parse_clock
+from gin_cli.replay import Keys, Replay, step_through
 from gin_cli.saved import Login, Logins, SavedGame, SavedGames
+from gin_cli.screen import Screen
 
 VIEW = {
     "legal_actions": [
@@ -118,7 +122,7 @@ def test_the_docstring_examples_run() -> None:
     import doctest
     import importlib
 
-    for name in ("cards", "commands", "main", "people", "play", "screen", "words"):
+    for name in ("cards", "commands", "main", "people", "play", "records", "replay", "screen", "words"):
         module = importlib.import_module(f"gin_cli.{name}")
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, name
@@ -177,3 +181,63 @@ def test_the_docs_show_people_a_clock_people_can_play() -> None:
         text = (root / page).read_text(encoding="utf-8")
         assert "--clock eaai" not in text, page
     assert "gin seek --rated --clock rapid" in (root / "README.md").read_text(encoding="utf-8")
+
+
+def two_hands() -> dict[str, object]:
+    """A made-up export of a match of two short hands (the replay reads only what a record says)."""
+
+    def hand(number: int, winner: int, points: int) -> dict[str, object]:
+        return {
+            "number": number, "dealer": 1 - winner, "knock_limit": 10, "upcard": "2H",
+            "initial_hands": [["TC", "KC"], ["7C", "9C"]],
+            "actions": [{"seat": 1, "type": "draw", "source": "discard", "card": "2H"},
+                        {"seat": 1, "type": "discard", "card": "9C"}][: 3 - number],
+            "result": {"outcome": {"end": "knock", "winner": winner, "knocker": winner, "points": points,
+                                   "knocker_deadwood": 1, "defender_deadwood": 1 + points, "difference": points}},
+        }  # fmt: skip
+
+    return {
+        "game_id": "gAbc", "players": [{"name": "Ann", "type": "human"}, {"name": "Bob", "type": "human"}],
+        "rules": {"target": 10}, "hands": [hand(1, 0, 4), hand(2, 1, 12)],
+        "result": {"winner": 1, "end_reason": "finished", "match_winner": 1, "match_over": True,
+                   "games": [{"number": 1, "points": [4, 12], "over": True, "winner": 1, "grand_totals": [4, 137]}]},
+    }  # fmt: skip
+
+
+def test_a_replay_is_stepped_through_with_keys_without_a_service() -> None:
+    replay = Replay(two_hands())
+    assert [f.kind for f in replay.frames] == [
+        "deal",
+        "move",
+        "move",
+        "result",
+        "deal",
+        "move",
+        "result",
+        "end",
+    ]
+    assert [replay.next_hand(i) for i in (0, 3, 4, 7)] == [4, 4, 7, 7]
+    assert [replay.previous_hand(i) for i in (0, 2, 4, 5, 7)] == [0, 0, 0, 4, 4]
+    assert [(s.before, s.after) for s in replay.standings] == [((0, 0), (4, 0)), ((4, 0), (4, 12))]
+    read, write = os.pipe()
+    os.write(write, b"nnpNNxnpq")  # x: no such key; n at the end: nowhere to go
+    os.close(write)
+    out = io.StringIO()
+    keys = Keys(read)
+    step_through(Screen(color=False, out=out, live=False), replay, keys)
+    keys.close()
+    os.close(read)
+    frames = out.getvalue().split("Replay of game gAbc · Ann vs Bob\n")[1:]
+    assert [frame.splitlines()[0] for frame in frames] == [
+        "── Hand 1 · Bob dealt · knock at 10 ─" + "─" * 43,
+        "── Hand 1 · Bob dealt · knock at 10 ─" + "─" * 43,
+        "── Hand 1 · Bob dealt · knock at 10 ─" + "─" * 43,
+        "── Hand 1 · Bob dealt · knock at 10 ─" + "─" * 43,
+        "── Hand 2 · Ann dealt · knock at 10 ─" + "─" * 43,
+        "── Game 1 over: Bob wins ─" + "─" * 54,
+        "── Hand 2 over: Bob knocked · Bob +12 ─" + "─" * 41,
+    ]
+    assert "Move 2 of 2: Bob discarded 9C" in frames[2] and "Score: Ann 4 · Bob 0" in frames[4]
+    assert "Final score: Ann 4 · Bob 137" in frames[5] and "Bob wins the match." in frames[5]
+    # Ann's hand: as dealt; Bob's: the upcard taken, 9C thrown.
+    assert "  Ann  TC KC\n  Bob  7C 2H\n  Stock: 47 · Discard pile: 9C (top)" in frames[2]

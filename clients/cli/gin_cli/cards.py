@@ -41,6 +41,16 @@ def is_red(card: str) -> bool:
     return card[-1] in "HD"
 
 
+def card_order(card: str) -> tuple[int, int]:
+    """Where a card stands when cards are shown in order: by suit (clubs, diamonds, hearts, spades),
+    then by rank, as the service lists a hand.
+
+    >>> sorted(["KS", "2S", "TC", "6D"], key=card_order)
+    ['TC', '6D', '2S', 'KS']
+    """
+    return SUITS.find(card[-1:]), RANKS.find(card[:1])
+
+
 def display_card(card: str, *, glyphs: bool) -> str:
     """A card as shown: ``10♥`` with glyphs, the canonical ``TH`` without."""
     if not glyphs:

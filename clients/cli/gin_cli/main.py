@@ -10,8 +10,8 @@ Exit statuses (also in ``gin --help`` and docs/cli.md):
 3     the service cannot be reached
 4     the service refused the request (the problem's code and detail are printed)
 5     the player left an unfinished game (quit, end of input); ``gin resume`` continues it
-6     nothing to resume (no saved game, or the saved game no longer exists); for ``resign``, ``abort``
-      and ``rematch``: no such saved game
+6     nothing to resume (no saved game, or the saved game no longer exists); for ``resign``, ``abort``,
+      ``rematch`` and ``replay``: no such saved game
 130   interrupted with Ctrl-C; an unfinished game can be resumed
 ====  ===============================================================================
 """
@@ -19,7 +19,9 @@ Exit statuses (also in ``gin --help`` and docs/cli.md):
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
+import itertools
 import json
 import os
 import re
@@ -33,6 +35,8 @@ from ginrummy_client import (
     Client,
     ConnectionFailed,
     Game,
+    GameFilters,
+    GinClientError,
     Seek,
     SeekTaken,
     parse_invitation,
@@ -43,6 +47,8 @@ from . import __version__
 from .commands import InputError, parse_line
 from .people import parse_clock, render_leaderboard, render_lobby, render_profile
 from .play import EXIT_OK, GameSession, plain, start_rematch
+from .records import parse_when, render_games
+from .replay import Keys, Replay, print_replay, step_through
 from .saved import Login, Logins, SavedGame, SavedGames
 from .screen import (
     Screen,
@@ -173,6 +179,41 @@ def build_parser() -> argparse.ArgumentParser:
     board = commands.add_parser("leaderboard", parents=[common], help="the best rated players")
     board.add_argument("--family", default="standard", metavar="PRESET", help="rules family (standard)")
     board.add_argument("--limit", type=int, default=20, metavar="N", help="how many (default 20)")
+
+    def game_filters(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("name", nargs="?", help="the player (default: your login)")
+        sub.add_argument(
+            "--since",
+            type=parse_when,
+            metavar="TIME",
+            help="games finished at or after TIME (ISO 8601: 2026-11-24, 2026-11-24T17:00; UTC)",
+        )
+        sub.add_argument("--until", type=parse_when, metavar="TIME", help="games finished before TIME")
+        sub.add_argument("--opponent", metavar="NAME", help="only the games against this player")
+        rated = sub.add_mutually_exclusive_group()
+        rated.add_argument("--rated", dest="rated", action="store_const", const=True, help="only rated games")
+        rated.add_argument(
+            "--casual", dest="rated", action="store_const", const=False, help="only unrated games"
+        )
+        sub.add_argument("--family", metavar="PRESET", help="only games of this rules family (or casual)")
+        sub.add_argument("--result", metavar="RESULT", help="only the games won, lost, drawn or aborted")
+
+    games = commands.add_parser("games", parents=[common], help="a player's finished games, newest first")
+    game_filters(games)
+    games.add_argument("--limit", type=int, default=20, metavar="N", help="how many (default 20)")
+    export = commands.add_parser(
+        "export", parents=[common], help="write a player's finished games to stdout as NDJSON"
+    )
+    game_filters(export)
+    export.add_argument("--limit", type=int, metavar="N", help="at most N games (default: all)")
+    replay = commands.add_parser(
+        "replay", parents=[common], help="step through a finished match, hand by hand, move by move"
+    )
+    saved_game(replay, "the one finished last")
+    replay.add_argument(
+        "--no-interactive", action="store_true",
+        help="print the whole replay as text (also when stdout is not a terminal)",
+    )  # fmt: skip
     analyze = commands.add_parser(
         "analyze", parents=[common], help="melds, deadwood and best discards of a hand"
     )
@@ -188,6 +229,7 @@ GAME_ID_ARG = re.compile(r"-[A-Za-z0-9_-]{7,63}(:[A-Za-z0-9_-]+)?")
 VALUE_OPTIONS = {
     "--server", "--rules", "--option", "-o", "--name", "--seed", "--bot", "--game",
     "--clock", "--min-rating", "--max-rating", "--family", "--limit",
+    "--since", "--until", "--opponent", "--result",
 }  # fmt: skip
 
 
@@ -751,6 +793,95 @@ class _Runner:
     def cmd_leaderboard(self) -> int:
         board = self.client.leaderboard(self.args.family.strip().lower(), self.args.limit)
         return self._present(plain(board), render_leaderboard)
+
+    # --- the archive: finished games --------------------------------------------------------------
+
+    def _player_name(self, command: str) -> str:
+        name = self.args.name or (self.login.name if self.login else None)
+        if not name:
+            raise UsageError(f"gin {command} NAME, or gin login NAME first to see your own")
+        return str(name)
+
+    def _filters(self) -> GameFilters:
+        """The filters of ``gin games`` and ``gin export``, as given."""
+        family, result = self.args.family, self.args.result
+        return {
+            "since": self.args.since,
+            "until": self.args.until,
+            "opponent": self.args.opponent,
+            "rated": self.args.rated,
+            "family": family.strip().lower() if family else None,
+            "result": result.strip().lower() if result else None,
+        }
+
+    def _limit(self) -> int | None:
+        limit: int | None = self.args.limit
+        if limit is not None and limit < 1:
+            raise UsageError("--limit is a number of games: 1 or more")
+        return limit
+
+    def cmd_games(self) -> int:
+        name = self._player_name("games")
+        limit = self._limit() or 20
+        filters = self._filters()
+        # One more than shown tells whether there are more; a page asks for them all at once (≤ 100).
+        found = list(
+            itertools.islice(self.client.player_games(name, limit=min(limit + 1, 100), **filters), limit + 1)
+        )
+        games, more = found[:limit], len(found) > limit
+        if self.json_mode:
+            self.output({"player": name, "games": games, "more": more})
+        else:
+            filtered = any(value is not None for value in filters.values())
+            render_games(self.screen, name, [plain(game) for game in games], more=more, filtered=filtered)
+        return EXIT_OK
+
+    def cmd_export(self) -> int:
+        name = self._player_name("export")
+        limit = self._limit()
+        written = 0
+        with contextlib.closing(self.client.export_games(name, **self._filters())) as exports:
+            try:
+                for document in itertools.islice(exports, limit):
+                    sys.stdout.write(json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n")
+                    written += 1
+                    if written % 10 == 0:
+                        self.screen.progress(f"{written} games of {name} exported…")
+            except GinClientError:
+                if written:  # the lines written are whole documents: say how many, then what broke
+                    self.screen.progress(
+                        f"Exported {written} games of {name}, then it broke off:", final=True
+                    )
+                raise
+            finally:
+                sys.stdout.flush()
+        self.screen.progress(f"Exported {written} game{'' if written == 1 else 's'} of {name}.", final=True)
+        return EXIT_OK
+
+    def cmd_replay(self) -> int:
+        game_id = self.args.game_id
+        if not game_id:
+            finished = self._finished_game(None)
+            if finished is None:
+                self.screen.error("no finished game saved here: gin replay GAME_ID (gin games lists them)")
+                return EXIT_NOTHING_TO_RESUME
+            game_id = finished.game_id
+            if not self.explicit_server:
+                self._connect(finished.server)
+        export = plain(self.client.export(game_id))
+        if self.json_mode:
+            self.output(export)
+            return EXIT_OK
+        replay = Replay(export)
+        if self.args.no_interactive or not _isatty(sys.stdout):
+            print_replay(self.screen, replay)
+            return EXIT_OK
+        keys = Keys(sys.stdin.fileno())
+        try:
+            step_through(self.screen, replay, keys)
+        finally:
+            keys.close()
+        return EXIT_OK
 
     def _present(self, data: dict[str, Any], render: Callable[[Screen, dict[str, Any]], None]) -> int:
         """Show an answer of the service: as it is with ``--json``, else drawn by ``render``."""

@@ -108,6 +108,23 @@ class Screen:
     def blank(self) -> None:
         self.line("")
 
+    def clear(self) -> None:
+        """Clear the terminal and put the cursor at its top (only where the output is one)."""
+        if self._console is not None:
+            self._console.clear()
+        elif _isatty(self.out):
+            self.out.write("\x1b[H\x1b[2J")
+            self.out.flush()
+
+    def progress(self, text: str, *, final: bool = False) -> None:
+        """A count of work going on, on stderr: rewritten in place on a terminal (each call), else only
+        the ``final`` one is written."""
+        if _isatty(self.err):
+            self.err.write(f"\r\x1b[2K{text}" + ("\n" if final else ""))
+        elif final:
+            self.err.write(text + "\n")
+        self.err.flush()
+
     def rule(self, title: str) -> None:
         """A heading across the screen (80 columns, or the terminal's width when narrower)."""
         width = min(WIDTH, self._console.width) if self._console is not None else WIDTH
@@ -402,15 +419,7 @@ def render_table(screen: Screen, view: dict[str, Any], names: list[str], *, cloc
         parts += [" · known: ", *screen.cards(known)]
     screen.line(*parts)
 
-    pile = view.get("discard_pile") or []
-    parts = [f"Stock: {view.get('stock_size', '?')} · Discard pile: "]
-    if pile:
-        parts += [*screen.cards(pile[-1:]), " (top)"]
-        if len(pile) > 1:
-            parts += ["  below: ", *screen.cards(list(reversed(pile[-6:-1])))]
-    else:
-        parts.append("empty")
-    screen.line(*parts)
+    screen.line(*pile_parts(screen, view.get("discard_pile") or [], view.get("stock_size", "?")))
 
     hand = view.get("hand")
     if hand:
@@ -429,6 +438,18 @@ def render_table(screen: Screen, view: dict[str, Any], names: list[str], *, cloc
     knock = view.get("knock")
     if knock and view.get("phase") == "layoff":
         render_knock(screen, knock, names)
+
+
+def pile_parts(screen: Screen, pile: Sequence[str], stock_size: object) -> list[Part]:
+    """The stock's size and the discard pile: its top card and the few below it."""
+    parts: list[Part] = [f"Stock: {stock_size} · Discard pile: "]
+    if pile:
+        parts += [*screen.cards(pile[-1:]), " (top)"]
+        if len(pile) > 1:
+            parts += ["  below: ", *screen.cards(list(reversed(pile[-6:-1])))]
+    else:
+        parts.append("empty")
+    return parts
 
 
 def render_knock(screen: Screen, knock: dict[str, Any], names: list[str]) -> None:
@@ -574,8 +595,9 @@ def end_text(view: dict[str, Any], names: list[str]) -> str | None:
 # --- the end of a hand and of a game ---------------------------------------------------------------
 
 
-def render_result(screen: Screen, view: dict[str, Any], names: list[str]) -> None:
-    """Both arrangements, lay-offs and the points of the hand that just ended."""
+def render_result(screen: Screen, view: dict[str, Any], names: list[str], *, scores: bool = True) -> None:
+    """Both arrangements, lay-offs and the points of the hand that just ended (``scores``: then the score
+    line of the view)."""
     result = view.get("result") or {}
     outcome = result.get("outcome") or {}
     knocker = result.get("knocker") or {}
@@ -631,7 +653,8 @@ def render_result(screen: Screen, view: dict[str, Any], names: list[str]) -> Non
                         ": " if deadwood else "", *screen.cards(deadwood))  # fmt: skip
     if isinstance(winner, int):
         screen.line(points_text(outcome, names))
-    score_line(screen, view, names)
+    if scores:
+        score_line(screen, view, names)
 
 
 def points_text(outcome: dict[str, Any], names: list[str]) -> str:

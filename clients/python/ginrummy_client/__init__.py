@@ -13,13 +13,15 @@ It depends on ``requests`` only and imports nothing of the service. Modules: ``t
 :class:`Requestor` through whose ``request`` every call passes, and its helpers), ``client`` (the
 :class:`Client`, which gives its Requestor to everything it hands out), ``game`` (a :class:`Game` as one
 seat sees it: view, moves, If-Match), ``people`` (a :class:`Player` and a :class:`Seek` of the lobby),
-``events`` (the resuming :class:`EventFeed`), ``errors`` (an exception class per error code), ``models``
-(the JSON bodies as TypedDicts). None calls another's private methods; ``client`` imports ``game`` and
-``people``, ``game`` imports ``events``, all of them ``transport`` — never back.
+``events`` (the resuming :class:`EventFeed`), ``archive`` (finished matches: a player's games page after
+page, the NDJSON export, their filters), ``errors`` (an exception class per error code), ``models`` (the
+JSON bodies as TypedDicts). None calls another's private methods; ``client`` imports ``game``, ``people``
+and ``archive``, ``game`` imports ``events``, all of them ``transport`` — never back.
 """
 
 from ._version import __version__
 from .account import AccountGame, AccountInfo, CreatedToken, Session, SessionInfo, TokenInfo
+from .archive import GameFilters
 from .client import Client, parse_invitation, parse_options
 from .errors import (
     AccountExists,
@@ -104,15 +106,23 @@ from .models import (
     LiveGame,
     LiveGames,
     Lobby,
+    MatchExport,
+    MatchResult,
     MoveResult,
+    PlayerGame,
+    PlayerGamesPage,
     Problem,
     Profile,
     Rating,
+    RatingChange,
+    RatingHistory,
+    RatingPoint,
     RecentGame,
     Rematch,
     RulesInfo,
     SeatPlayer,
     SeekInfo,
+    ShownRating,
     View,
 )
 from .people import Player, Seek
@@ -157,6 +167,7 @@ __all__ = [
     "EventsPage",
     "Forbidden",
     "GameArchived",
+    "GameFilters",
     "Game",
     "GameOver",
     "GinClientError",
@@ -172,6 +183,8 @@ __all__ = [
     "LiveGame",
     "LiveGames",
     "Lobby",
+    "MatchExport",
+    "MatchResult",
     "MoveResult",
     "NameReserved",
     "NameTaken",
@@ -184,6 +197,8 @@ __all__ = [
     "OwnGame",
     "PayloadTooLarge",
     "Player",
+    "PlayerGame",
+    "PlayerGamesPage",
     "PlayerNotFound",
     "PlayerRequired",
     "PreconditionRequired",
@@ -193,6 +208,9 @@ __all__ = [
     "RatedGame",
     "RatedNeedsPreset",
     "Rating",
+    "RatingChange",
+    "RatingHistory",
+    "RatingPoint",
     "RecentGame",
     "Rematch",
     "Requestor",
@@ -208,6 +226,7 @@ __all__ = [
     "SeekTaken",
     "ServerError",
     "ServiceUnavailable",
+    "ShownRating",
     "StaleVersion",
     "TooEarly",
     "TooManyGames",

@@ -20,13 +20,14 @@ ValueError: the server is a URL such as http://127.0.0.1:8000, not '127.0.0.1:80
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
-from typing import Any, Generic, TypeVar, cast, overload
+from collections.abc import Generator, Iterable, Iterator, Mapping
+from typing import Any, Generic, TypeVar, Unpack, cast, overload
 from urllib.parse import quote
 
 import requests
 
 from .account import AccountGame, AccountInfo, CreatedToken, Session, SessionInfo, TokenInfo
+from .archive import GameFilters, games_query, read_exports, read_pages
 from .game import Game, game_path
 from .models import (
     Analysis,
@@ -36,11 +37,14 @@ from .models import (
     Leaderboard,
     LiveGames,
     Lobby,
+    MatchExport,
+    PlayerGame,
     Profile,
+    RatingHistory,
     RulesInfo,
     SeekInfo,
 )
-from .people import Player, Seek, seek_path
+from .people import Player, Seek, player_path, seek_path
 from .transport import Reply, Requestor
 
 T = TypeVar("T")
@@ -283,7 +287,7 @@ class Client:
     def player(self, name: str) -> Profile:
         """A player's public profile: games played, won and lost, statistics, ratings with their rank,
         and recent games (:class:`PlayerNotFound` when there is no such player)."""
-        return cast(Profile, self.requestor.request("GET", "/v1/players/" + quote(name, safe="")).data)
+        return cast(Profile, self.requestor.request("GET", player_path(name)).data)
 
     def leaderboard(self, family: str = "standard", limit: int = 50) -> Leaderboard:
         """The best rated players of a rules ``family`` (a preset's name), best first."""
@@ -368,6 +372,49 @@ class Client:
             "GET", "/v1/account/games", params={"status": "live"}, token=self.token
         )
         return cast(list[AccountGame], cast(dict[str, Any], reply.data)["games"])
+
+    # --- the archive: finished matches ----------------------------------------------------------------
+
+    def export(self, game_id: str) -> MatchExport:
+        """A finished match in one document (``ginrummy.match``, version 1): players, rules, result,
+        statistics, rating changes and every hand with its deal, moves, scoring and shuffle proof.
+        :class:`NotArchived` while it is being played (or for a moment after its end, its record on its
+        way to the archive)."""
+        return cast(MatchExport, self.requestor.request("GET", game_path(game_id, "export")).data)
+
+    def player_games(
+        self, name: str, *, limit: int = 50, **filters: Unpack[GameFilters]
+    ) -> Iterator[PlayerGame]:
+        """A player's finished games, newest first, that pass the ``filters`` (``since``, ``until``,
+        ``opponent``, ``rated``, ``family``, ``result``: :class:`~ginrummy_client.archive.GameFilters`;
+        ``since``/``until`` a ``datetime``, a ``date`` or ISO 8601 text).
+
+        The games are read a page of ``limit`` (1–100) at a time, each page only once the previous one
+        has been gone through, following the service's opaque ``next`` cursor: iterate for as long as you
+        want games (``itertools.islice`` for the first few). Nothing is asked before the first game is;
+        then :class:`PlayerNotFound` for no such player, :class:`ValidationError` (:class:`BadFilter`)
+        for filters the service refuses."""
+        query = {**games_query(**filters), "limit": limit}
+        return read_pages(self.requestor, player_path(name, "games"), query)
+
+    def export_games(self, name: str, **filters: Unpack[GameFilters]) -> Generator[MatchExport, None, None]:
+        """Every finished game of a player that passes the ``filters`` (as :meth:`player_games`), newest
+        first, each as the whole export document (:meth:`export`), streamed: the service sends one
+        document a line, and only the line being read is held here, however many games there are.
+
+        The request is sent when the first game is asked for; the connection is released when the
+        iteration ends (``close()`` the iterator to stop early). Should the service's database fail
+        during the stream, :class:`ArchiveUnavailable` is raised after the games already read (a stream
+        is not resumed: ask again, e.g. with ``until`` the ``finished_at`` of the last game read)."""
+        return read_exports(self.requestor, player_path(name, "games"), games_query(**filters))
+
+    def rating_history(self, name: str, family: str | None = None) -> RatingHistory:
+        """A player's rating before and after each rated game, oldest first, by rules family (only
+        ``family``'s, when given): ``{"player", "families": {family: [{"game_id", "at", "before",
+        "after"}]}}``; ``before`` is None for the first rated game of a family."""
+        params = {"family": family} if family is not None else None
+        reply = self.requestor.request("GET", player_path(name, "rating-history"), params=params)
+        return cast(RatingHistory, reply.data)
 
     # --- the lobby -----------------------------------------------------------------------------------
 

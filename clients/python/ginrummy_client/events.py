@@ -11,19 +11,17 @@ quiet, and end after their ``wait`` seconds; should the service's store fail, a 
 from __future__ import annotations
 
 import contextlib
-import json
 import socket
 import threading
 from collections.abc import Callable, Generator, Iterable, Iterator
-from typing import Any, cast
+from typing import cast
 
 import requests
 
 from .errors import ConnectionFailed, error_from_problem
 from .models import Event, EventsPage, Problem
-from .transport import NETWORK_ERRORS, Requestor, backoff, describe
+from .transport import NDJSON, NETWORK_ERRORS, Requestor, backoff, describe, ndjson_objects
 
-NDJSON = "application/x-ndjson"
 QUIET_ALLOWANCE = 30.0
 """Seconds of silence on a stream, beyond the client's timeout, before the connection is taken for dead
 and replaced (the service sends a keep-alive every ``GIN_STREAM_KEEPALIVE`` seconds, 15 by default)."""
@@ -181,7 +179,7 @@ class EventFeed(Iterator[Event]):
             self._response = reply.response
             delay = 0.0
             try:
-                for item in self._lines(reply.response):
+                for item in ndjson_objects(reply.response):
                     # Checked at every line, keep-alives too: a close() that came while this stream was
                     # still connecting had no socket to shut, and must not wait for the next event.
                     if self._closed.is_set():
@@ -216,16 +214,6 @@ class EventFeed(Iterator[Event]):
                 self._response = None
             if delay:
                 self._closed.wait(delay)
-
-    @staticmethod
-    def _lines(response: requests.Response) -> Iterator[dict[str, Any]]:
-        """The JSON objects of an NDJSON stream (keep-alives included)."""
-        for line in response.iter_lines():
-            if not line.strip():
-                continue
-            item = json.loads(line)
-            if isinstance(item, dict):
-                yield item
 
     def _error_line(self, problem: Problem, failures: int) -> float:
         """An error line ending a stream: seconds to wait before reconnecting, or raise it."""

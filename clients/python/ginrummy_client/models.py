@@ -484,3 +484,105 @@ class LiveGames(TypedDict):
     """``GET /v1/games?status=live``: the public games in play, newest first."""
 
     games: list[LiveGame]
+
+
+# --- the archive: finished matches, a player's games, rating history --------------------------------
+
+
+class ShownRating(TypedDict):
+    """A rating as it stood at a moment: ``ordinal`` is rating minus 3 deviations."""
+
+    rating: int
+    deviation: int
+    provisional: bool
+    ordinal: int
+
+
+class RatingChange(TypedDict):
+    """What a rated game did to a player's rating (``before``: None for the first rated game of a family)."""
+
+    before: ShownRating | None
+    after: ShownRating
+
+
+class MatchResult(TypedDict, total=False):
+    """How a finished match ended: ``winner`` (a seat; None: aborted or drawn), ``end_reason``
+    (finished, resigned, timeout, abandoned, aborted), ``forfeited_by``, and the score sheets (``games``,
+    each with ``grand_totals``), ``games_won``, ``match_over``, ``match_winner`` as in a view's scores."""
+
+    winner: int | None
+    end_reason: str
+    forfeited_by: int | None
+    games: list[dict[str, Any]]
+    games_won: list[int]
+    match_over: bool
+    match_winner: int | None
+
+
+class MatchExport(TypedDict, total=False):
+    """``GET /v1/games/{id}/export``: a finished match in one document, ``format`` ``ginrummy.match``,
+    ``version`` 1 (new members may come within a version). ``family``: the preset its rules are (None:
+    rules with overrides); ``started_at``/``finished_at``: ISO 8601, UTC; ``hands``: every finished hand,
+    each as :meth:`Game.hand` reads it; ``stats`` and ``ratings`` (None: unrated) by seat."""
+
+    format: str
+    version: int
+    game_id: str
+    rules: dict[str, Any]
+    family: str | None
+    rated: bool
+    clock: dict[str, Any] | None
+    players: list[SeatPlayer]
+    started_at: str
+    finished_at: str
+    result: MatchResult
+    stats: list[dict[str, Any]]
+    hand_count: int
+    shuffle: str
+    hands: list[HandRecord]
+    ratings: list[RatingChange | None]
+
+
+class PlayerGame(TypedDict, total=False):
+    """One of a player's finished games, as the player's list shows it: ``seat`` (the player's),
+    ``result`` (won, lost, drawn, aborted), ``points`` ([the player's, the opponent's]: the grand totals),
+    ``hands`` played to their end, ``rating`` (None: unrated) and ``export``: the path of the whole match."""
+
+    game_id: str
+    seat: int
+    result: str
+    end_reason: str
+    rated: bool
+    family: str | None
+    opponent: str | None
+    points: list[int]
+    hands: int
+    started_at: str
+    finished_at: str
+    rating: RatingChange | None
+    export: str
+
+
+class PlayerGamesPage(TypedDict):
+    """``GET /v1/players/{name}/games``: a page of the player's games, newest first; ``next`` is the
+    opaque cursor of the following page (None: the last one)."""
+
+    player: str
+    games: list[PlayerGame]
+    next: str | None
+
+
+class RatingPoint(TypedDict):
+    """A rated game in a rating history: when it ended (``at``, ISO 8601) and the rating around it."""
+
+    game_id: str
+    at: str
+    before: ShownRating | None
+    after: ShownRating
+
+
+class RatingHistory(TypedDict):
+    """``GET /v1/players/{name}/rating-history``: by rules family, each rated game, oldest first."""
+
+    player: str
+    families: dict[str, list[RatingPoint]]

@@ -35,6 +35,15 @@ class Player:
     token: str = field(repr=False)
 
 
+def player_path(name: str, *rest: str) -> str:
+    """The path of a player's resource; the name is quoted, so it can never name another path.
+
+    >>> player_path("Ann", "games"), player_path("a/b c")
+    ('/v1/players/Ann/games', '/v1/players/a%2Fb%20c')
+    """
+    return "/".join(["/v1/players", quote(name, safe=""), *rest])
+
+
 def seek_path(seek_id: str, *rest: str) -> str:
     """The path of a seek; the id is quoted, so it can never name another path.
 

@@ -22,7 +22,7 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Any, cast
@@ -39,6 +39,7 @@ USER_AGENT = f"ginrummy-client/{__version__}"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 NETWORK_ERRORS = (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError)
 """What a broken or silent connection raises: the request may or may not have reached the service."""
+NDJSON = "application/x-ndjson"
 
 
 @dataclass(frozen=True)
@@ -212,6 +213,19 @@ def decode(response: requests.Response) -> Any:
         return response.json()
     except ValueError:
         return None
+
+
+def ndjson_objects(response: requests.Response, chunk_size: int = 512) -> Iterator[dict[str, Any]]:
+    """The JSON objects of an NDJSON body (an event stream, an export of games), one a line, read as
+    they arrive, ``chunk_size`` bytes at a time at most: only the line being read is held (blank lines
+    and lines that are not objects are skipped). A connection that breaks raises one of
+    :data:`NETWORK_ERRORS`."""
+    for line in response.iter_lines(chunk_size=chunk_size):
+        if not line.strip():
+            continue
+        item = json.loads(line)
+        if isinstance(item, dict):
+            yield item
 
 
 def problem_of(response: requests.Response, secrets: Iterable[str]) -> Problem:

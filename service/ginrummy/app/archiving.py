@@ -38,7 +38,7 @@ import orjson
 from ginrummy.engine import PRESETS, MatchEnd, Rules
 from ginrummy.engine.views import scores_view
 from ginrummy.store import DatabaseUnavailable, GameStore, Stored
-from ginrummy.store.archive import Archive, HandRecord, MatchRecord, SeatRecord
+from ginrummy.store.archive import NO_STATE, Archive, HandRecord, MatchRecord, SeatRecord
 from ginrummy.store.games import STORE_FAILURES
 
 from . import clocks, metrics, ratings
@@ -108,6 +108,8 @@ def document(match: Match, finished_ms: int) -> dict[str, Any]:
         },
         "stats": game.stats(),
         "hand_count": len(game.summaries),
+        # By hand: how it ended, who won how many points, and the game(s) of the score sheets they went to.
+        "hand_summaries": [summary.to_json() for summary in game.summaries],
         "shuffle": "each hand's shuffle {salt, commitment, deck}: commitment = sha256_hex(salt + ':' + "
         "','.join(deck))",
     }
@@ -224,7 +226,9 @@ class Archiving:
     def stored(self, game_id: str) -> Stored | None:
         """A finished match as archived (its final state), or None. 503 while PostgreSQL is down."""
         found = self.read(self.archive.match, game_id)
-        return None if found is None else Stored(found.version, found.state, archived=True)
+        if found is None or found.state == NO_STATE:
+            return None  # a game copied from an old release's records has no state to show: only its export
+        return Stored(found.version, found.state, archived=True)
 
     def read(self, what: Callable[..., T], *args: Any) -> T:
         """``what(*args)``, a read of the archive, with PostgreSQL's failures as ``archive_unavailable``."""

@@ -65,6 +65,7 @@ def game_filter(query: dict[str, Any]) -> GameFilter:
         opponent=query.get("opponent"),
         rated=query.get("rated"),
         family=None if family == "casual" else family,
+        casual=family == "casual",
         result=result,
     )
 

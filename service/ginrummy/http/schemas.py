@@ -873,6 +873,13 @@ class MatchExportOut(Out):
     )
     stats = fields.List(fields.Dict(), metadata={"description": "By seat: the match's statistics"})
     hand_count = fields.Integer(metadata={"description": "Hands played to their end"})
+    hand_summaries = fields.List(
+        fields.Dict(),
+        metadata={
+            "description": "By hand: number, end, winner, points, knocker, deadwood, and the games (of "
+            "the score sheets) its points went to"
+        },
+    )
     shuffle = fields.String(metadata={"description": "How to check each hand's shuffle commitment"})
     hands = fields.List(
         fields.Nested(HandRecordOut), metadata={"description": "Every finished hand, as GET …/hands/{n}"}

@@ -14,6 +14,10 @@ write, before the outbox was cleared) is written once:
 The store computes no rating: :meth:`Archive.write` hands the ratings before to the service's ``rate``
 and ``ordinal`` (:mod:`ginrummy.app.ratings`) and writes what they return.
 
+A game copied from the Redis records of a release before the archive (``ginrummy-copy-players``,
+:mod:`ginrummy.store.player_copy`) has a ``games`` row without a final state (:data:`NO_STATE`), no hands
+and a minimal document, and its players' rows: it is listed and exported, never decoded.
+
 Reads: a match (its final state and document), a hand, a match's export parts, a player's games (newest
 first, keyset-paged by ``(finished_at, game_id)``, filtered), the same as a stream through a server-side
 cursor (constant memory), and a player's rating history.
@@ -39,6 +43,7 @@ RateFunction = Callable[[tuple[Rating | None, Rating | None], int], tuple[Rating
 Ordinal = Callable[[float, float], float]
 
 RESULTS = ("won", "lost", "drawn", "aborted")
+NO_STATE = ""  # games.state of a game copied from the old Redis records: there is no state to show
 STREAM_BATCH = 200  # rows fetched at a time by a streaming read's server-side cursor
 
 
@@ -99,7 +104,7 @@ class Archived:
 
     game_id: str
     version: int
-    state: str
+    state: str  # NO_STATE: a game copied from the old Redis records, with its document only
     document: dict[str, Any]
     ratings: list[dict[str, Any] | None]  # per seat: before/after, or None (unrated)
 
@@ -112,7 +117,8 @@ class GameFilter:
     until: dt.datetime | None = None
     opponent: str | None = None  # a player's name (any case)
     rated: bool | None = None
-    family: str | None = None
+    family: str | None = None  # a preset's name
+    casual: bool = False  # only rules with overrides (no family); with ``family``: nothing
     result: str | None = None  # one of RESULTS
 
 
@@ -374,6 +380,8 @@ class Archive:
             if value is not None:
                 clauses.append(sql.SQL(clause))  # literal clauses only: the values are bound
                 params.append(value)
+        if where.casual:
+            clauses.append(sql.SQL("gp.family IS NULL"))
         query = sql.SQL(
             "SELECT gp.game_id, gp.seat, gp.result, gp.rated, gp.family, gp.finished_at, gp.points,"
             " gp.opponent_points, gp.opponent_name, gp.end_reason, g.started_at, g.hands,"

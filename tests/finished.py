@@ -1,0 +1,71 @@
+"""Finished matches for the stories that read the archive (tests/sdk, tests/cli), made through the SDK
+against the real service: a player's rated games against the ``simple`` bot, each resigned at once (a
+quick rated result), and a casual match under quick rules played out to its end, hand after hand."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import dataclass
+
+from ginrummy_client import Client, MatchExport, NotArchived
+
+from tests.support import choose
+
+QUICK_RULES = {"target": 25}
+"""A played-out match of a few hands: still dealt, played, scored and over like any other."""
+
+
+def unique(prefix: str) -> str:
+    return f"{prefix}{uuid.uuid4().hex[:8]}"
+
+
+@dataclass(frozen=True)
+class History:
+    """A player's finished games: ``resigned`` (rated, oldest first), then ``played`` (the newest)."""
+
+    name: str
+    token: str
+    resigned: list[str]
+    played: str
+
+    @property
+    def newest_first(self) -> list[str]:
+        return [self.played, *reversed(self.resigned)]
+
+
+def archived(client: Client, game_id: str, timeout: float = 10.0) -> MatchExport:
+    """The export of a game that has just finished: the request that ends a match writes its record to
+    the archive, so a ``not_archived`` lasts a moment at most (a guard, not a timed assertion)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return client.export(game_id)
+        except NotArchived:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+def play_history(server: str, *, resigned: int, name: str = "", token: str = "", seed: int = 7) -> History:
+    """``resigned`` rated games resigned at once, then one casual match played out to its end, by the
+    player ``name`` with ``token`` (default: a new player); returns once the archive has them all."""
+    if not token:
+        with Client(server) as anonymous:
+            player = anonymous.create_player(unique("Arc"))
+        name, token = player.name, player.token
+    with Client(server, token=token) as client:
+        ids = []
+        for _ in range(resigned):
+            game = client.create_game(bot="simple", rated=True)
+            game.resign()
+            ids.append(game.game_id)
+        match = client.create_game(bot="simple", options=QUICK_RULES, seed=seed)
+        for _ in range(3000):
+            if not match.your_move:
+                break
+            match.act(choose(dict(match.view)))
+        assert match.match_over, match.view
+        for game_id in [*ids, match.game_id]:
+            archived(client, game_id)
+    return History(name, token, ids, match.game_id)
