@@ -22,6 +22,17 @@ GAME_REASONS = {
     "player_not_found",
     "seek_not_found",
     "unknown_player",
+    # accounts: a wrong password (or an unknown name), an expired session, a token of another kind or
+    # scope, a session or token id the account does not have, a name taken, a password too short
+    # (sign-ins refused after too many failures are the 429 below)
+    "bad_credentials",
+    "session_expired",
+    "session_required",
+    "token_scope",
+    "session_not_found",
+    "token_not_found",
+    "account_exists",
+    "weak_password",
     # 409: the rules or the game's state refuse it now
     "illegal_action",
     "not_your_turn",

@@ -20,13 +20,16 @@ and ``archive``, ``game`` imports ``events``, all of them ``transport`` — neve
 """
 
 from ._version import __version__
+from .account import AccountGame, AccountInfo, CreatedToken, Session, SessionInfo, TokenInfo
 from .archive import GameFilters
 from .client import Client, parse_invitation, parse_options
 from .errors import (
+    AccountExists,
     ApiError,
     ArchiveUnavailable,
     BadAction,
     BadCard,
+    BadCredentials,
     BadCursor,
     BadFilter,
     BadRequest,
@@ -70,7 +73,12 @@ from .errors import (
     SeekTaken,
     ServerError,
     ServiceUnavailable,
+    SessionExpired,
+    SessionNotFound,
+    SessionRequired,
     StaleVersion,
+    TokenNotFound,
+    TokenScope,
     TooEarly,
     TooManyGames,
     Unauthorized,
@@ -79,6 +87,7 @@ from .errors import (
     UnknownPlayer,
     ValidationError,
     WaitingForOpponent,
+    WeakPassword,
 )
 from .events import EventFeed
 from .game import Game, is_play, listed, your_move
@@ -120,6 +129,20 @@ from .people import Player, Seek
 from .transport import Requestor
 
 __all__ = [
+    "AccountExists",
+    "AccountGame",
+    "AccountInfo",
+    "BadCredentials",
+    "CreatedToken",
+    "Session",
+    "SessionExpired",
+    "SessionInfo",
+    "SessionNotFound",
+    "SessionRequired",
+    "TokenInfo",
+    "TokenNotFound",
+    "TokenScope",
+    "WeakPassword",
     "Action",
     "Analysis",
     "ApiError",

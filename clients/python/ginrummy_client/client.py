@@ -22,9 +22,11 @@ from __future__ import annotations
 import json
 from collections.abc import Generator, Iterable, Iterator, Mapping
 from typing import Any, Generic, TypeVar, Unpack, cast, overload
+from urllib.parse import quote
 
 import requests
 
+from .account import AccountGame, AccountInfo, CreatedToken, Session, SessionInfo, TokenInfo
 from .archive import GameFilters, games_query, read_exports, read_pages
 from .game import Game, game_path
 from .models import (
@@ -291,6 +293,85 @@ class Client:
         """The best rated players of a rules ``family`` (a preset's name), best first."""
         params = {"family": family, "limit": limit}
         return cast(Leaderboard, self.requestor.request("GET", "/v1/leaderboard", params=params).data)
+
+    # --- accounts ------------------------------------------------------------------------------------
+
+    def sign_up(self, name: str, password: str, *, claim: bool = False) -> Session:
+        """A new account, signed in: this client's :attr:`token` becomes the session's. ``claim``: set
+        the first password of the name-and-token player whose token this client holds. Refusals:
+        :class:`AccountExists`, :class:`WeakPassword`, :class:`NameReserved`."""
+        token = self.token if claim else None
+        reply = self.requestor.request(
+            "POST", "/v1/account", json={"name": name, "password": password}, token=token, secrets=[password]
+        )
+        return self._signed_in(cast(dict[str, str], reply.data))
+
+    def sign_in(self, name: str, password: str) -> Session:
+        """A new session of the account: this client's :attr:`token` becomes the session's
+        (:class:`BadCredentials`; :class:`RateLimited` after too many failures)."""
+        reply = self.requestor.request(
+            "POST", "/v1/account/sessions", json={"name": name, "password": password}, secrets=[password]
+        )
+        return self._signed_in(cast(dict[str, str], reply.data))
+
+    def _signed_in(self, data: dict[str, str]) -> Session:
+        self.token = data["token"]
+        return Session(data["name"], data["token"], str(data.get("session", "")))
+
+    def sign_out(self, session_id: str = "current") -> int:
+        """End a session: this one (default; this client forgets its token), another by its id, or
+        ``"all"`` (sign out everywhere). How many sessions ended."""
+        path = (
+            "/v1/account/sessions"
+            if session_id == "all"
+            else "/v1/account/sessions/" + quote(session_id, safe="")
+        )
+        reply = self.requestor.request("DELETE", path, token=self.token)
+        if session_id in ("current", "all"):
+            self.token = None
+        return int(cast(dict[str, int], reply.data)["signed_out"])
+
+    def change_password(self, current: str, new: str) -> int:
+        """A new password (the current one is needed); the other sessions end: how many did."""
+        reply = self.requestor.request(
+            "POST",
+            "/v1/account/password",
+            json={"current": current, "new": new},
+            token=self.token,
+            secrets=[current, new],
+        )
+        return int(cast(dict[str, int], reply.data)["signed_out"])
+
+    def sessions(self) -> list[SessionInfo]:
+        """The account's sessions, newest first (needs a session token)."""
+        reply = self.requestor.request("GET", "/v1/account/sessions", token=self.token)
+        return cast(list[SessionInfo], cast(dict[str, Any], reply.data)["sessions"])
+
+    def create_token(self, description: str, scopes: Iterable[str] = ("play",)) -> CreatedToken:
+        """A personal API token (``token``, shown once) with ``scopes``: play, bot, read."""
+        body = {"description": description, "scopes": list(scopes)}
+        reply = self.requestor.request("POST", "/v1/account/tokens", json=body, token=self.token)
+        return cast(CreatedToken, reply.data)
+
+    def tokens(self) -> list[TokenInfo]:
+        """The account's API tokens (never the tokens themselves)."""
+        reply = self.requestor.request("GET", "/v1/account/tokens", token=self.token)
+        return cast(list[TokenInfo], cast(dict[str, Any], reply.data)["tokens"])
+
+    def revoke_token(self, token_id: str) -> None:
+        """Revoke an API token: refused from its next request on (:class:`TokenNotFound`)."""
+        self.requestor.request("DELETE", "/v1/account/tokens/" + quote(token_id, safe=""), token=self.token)
+
+    def account(self) -> AccountInfo:
+        """Who am I: the account of this client's token (session, API token or player token)."""
+        return cast(AccountInfo, self.requestor.request("GET", "/v1/account", token=self.token).data)
+
+    def account_games(self) -> list[AccountGame]:
+        """The account's games in play, newest first; play one from here with :meth:`game`."""
+        reply = self.requestor.request(
+            "GET", "/v1/account/games", params={"status": "live"}, token=self.token
+        )
+        return cast(list[AccountGame], cast(dict[str, Any], reply.data)["games"])
 
     # --- the archive: finished matches ----------------------------------------------------------------
 

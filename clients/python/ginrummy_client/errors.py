@@ -70,7 +70,7 @@ class BadRequest(ApiError):
 class Unauthorized(ApiError):
     """401: this call needs a seat token, and there was none (or not a ``Bearer`` one)."""
 
-    codes = ("unauthorized",)
+    codes: ClassVar[tuple[str, ...]] = ("unauthorized",)
 
 
 class UnknownPlayer(Unauthorized):
@@ -79,10 +79,34 @@ class UnknownPlayer(Unauthorized):
     codes = ("unknown_player",)
 
 
+class BadCredentials(Unauthorized):
+    """401: the name or the password is wrong (the same answer for a name that does not exist)."""
+
+    codes = ("bad_credentials",)
+
+
+class SessionExpired(Unauthorized):
+    """401: the session has expired (unused for its lifetime): sign in again."""
+
+    codes = ("session_expired",)
+
+
 class Forbidden(ApiError):
     """403: the token is no seat token of this game, or the invitation is wrong or already used."""
 
-    codes = ("forbidden", "bad_invitation")
+    codes: ClassVar[tuple[str, ...]] = ("forbidden", "bad_invitation")
+
+
+class TokenScope(Forbidden):
+    """403: this API token may only read (scope ``read``): acting needs ``play`` or ``bot``."""
+
+    codes = ("token_scope",)
+
+
+class SessionRequired(Forbidden):
+    """403: managing sessions, API tokens and the password needs a session token (sign in)."""
+
+    codes = ("session_required",)
 
 
 class NotFound(ApiError):
@@ -101,6 +125,18 @@ class SeekNotFound(NotFound):
     """404: there is no such seek (it was taken, withdrawn or has expired)."""
 
     codes = ("seek_not_found",)
+
+
+class SessionNotFound(NotFound):
+    """404: the account has no session of that id."""
+
+    codes = ("session_not_found",)
+
+
+class TokenNotFound(NotFound):
+    """404: the account has no API token of that id (or it is revoked already)."""
+
+    codes = ("token_not_found",)
 
 
 class NotArchived(NotFound):
@@ -167,6 +203,12 @@ class JoinConflict(Conflict):
     """409: the game changed while joining; join again."""
 
     codes = ("join_conflict",)
+
+
+class AccountExists(Conflict):
+    """409: the name is taken (names ignore case), or a claimed player has a password already."""
+
+    codes = ("account_exists",)
 
 
 class NameTaken(Conflict):
@@ -274,6 +316,12 @@ class ValidationError(ApiError):
         """Per location and field, as the service reports a body that does not match its schema."""
         errors = self.problem.get("errors")
         return errors if isinstance(errors, dict) else {}
+
+
+class WeakPassword(ValidationError):
+    """422: the password is too short (at least 10 characters)."""
+
+    codes = ("weak_password",)
 
 
 class BadCard(ValidationError):

@@ -6,9 +6,10 @@ raises a :class:`~ginrummy.app.errors.ServiceError` with a stable ``code``. Wher
 
 - a new use case: a method of the class of this package whose job it is — ``matches`` (new games, join,
   rematch), ``moves`` (the move pipeline), ``reading`` (views, hands, hints, public games), ``life``
-  (clocks, forfeits, claims), ``events`` (pages and waits), ``people`` (players, leaderboard), ``lobby``
-  (seeks), ``records`` (the archive's reads: exports, a player's games, rating history; ``archiving``
-  writes it) — or a new module of its own, wired in :func:`build`;
+  (clocks, forfeits, claims), ``events`` (pages and waits), ``people`` (players, leaderboard),
+  ``accounts`` (passwords, sessions, API tokens, the account's games), ``lobby`` (seeks), ``records``
+  (the archive's reads: exports, a player's games, rating history; ``archiving`` writes it) — or a new
+  module of its own, wired in :func:`build`;
 - a new refusal: a ``ServiceError`` with a new code, and its status in ``ginrummy.http.errors.STATUS``;
 - what the service keeps of a game beside the engine: :mod:`~ginrummy.app.metadata`; a new Redis key: the
   store (:mod:`ginrummy.store`), the only code that talks to Redis.
@@ -22,17 +23,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ginrummy.store import Database, GameStore, Lobby, PlayerStore
+from ginrummy.store.account_live import AccountLive
+from ginrummy.store.accounts import AccountStore
 from ginrummy.store.archive import Archive
 
 from . import ratings
+from .accounts import Accounts
 from .archiving import Archiving
 from .bookkeeping import Bookkeeping
 from .config import Config
 from .events import EventReader
+from .identity import Identities
 from .life import Life
 from .lobby import Seeks
 from .matches import Matches
 from .moves import Moves
+from .passwords import Offload, inline
 from .people import People
 from .reading import Reading
 from .records import Records
@@ -53,6 +59,7 @@ class Services:
     life: Life
     events: EventReader
     people: People
+    accounts: Accounts
     seeks: Seeks
     records: Records
     archiving: Archiving
@@ -71,16 +78,27 @@ class Services:
         return not self.unavailable()
 
 
-def build(config: Config, store: GameStore, lobby: Lobby, database: Database) -> Services:
-    """The use cases over these stores: Redis (``store``, ``lobby``) and PostgreSQL (``database``)."""
+def build(
+    config: Config,
+    store: GameStore,
+    lobby: Lobby,
+    database: Database,
+    offload: Offload[object] = inline,
+) -> Services:
+    """The use cases over these stores: Redis (``store``, ``lobby``) and PostgreSQL (``database``).
+    ``offload`` runs CPU-heavy work that releases the GIL (password hashing) off the caller's event loop
+    (the HTTP adapter's :func:`ginrummy.http.offload.run`; inline by default)."""
     players = PlayerStore(database)
+    account_store = AccountStore(database)
+    identities = Identities(players, account_store, config.session_days * 86400)
+    live = AccountLive(store.client, live_ttl=config.live_ttl)
     archiving = Archiving(store, Archive(database, ordinal=ratings.ordinal), config)
     work = UnitOfWork(store, archiving)
-    seating = Seating(players)
-    books = Bookkeeping(store, config)
+    seating = Seating(identities)
+    books = Bookkeeping(store, live, config)
     life = Life(work, seating, books, config)
     matches = Matches(work, seating, books, config)
-    people = People(players)
+    people = People(players, identities)
     return Services(
         config=config,
         matches=matches,
@@ -89,6 +107,7 @@ def build(config: Config, store: GameStore, lobby: Lobby, database: Database) ->
         life=life,
         events=EventReader(store, work, seating, life, config),
         people=people,
+        accounts=Accounts(account_store, identities, live, store, config, offload),
         seeks=Seeks(lobby, people, players, matches, store.notifier, config),
         records=Records(archiving),
         archiving=archiving,

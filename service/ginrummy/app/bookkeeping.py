@@ -1,11 +1,13 @@
 """Bookkeeping around a match's life: the bounds on games in play (counted at creation, released at the
-end) and the count of finished matches."""
+end), each player's index of its games in play (written when a seat is tied to the player, cleared at
+the end) and the count of finished matches."""
 
 from __future__ import annotations
 
 import hashlib
 
 from ginrummy.store import GameStore, TooManyLiveGames
+from ginrummy.store.account_live import AccountLive
 
 from . import metrics
 from .config import Config
@@ -18,9 +20,14 @@ SERVICE_FULL_RETRY = 60  # seconds a client is told to wait when the service hol
 class Bookkeeping:
     """Counts games in play and records finished ones."""
 
-    def __init__(self, store: GameStore, config: Config) -> None:
+    def __init__(self, store: GameStore, live: AccountLive, config: Config) -> None:
         self.store = store
+        self.live = live
         self.config = config
+
+    def tied(self, game_id: str, players: list[str | None]) -> None:
+        """Seats of the game are tied to these players: it is in play for them (``GET /v1/account/games``)."""
+        self.live.tie(game_id, [p for p in players if p and not p.startswith("bot-")])
 
     def reserve(self, game_id: str, client: str, *, public: bool = False) -> str:
         """Count a new game against the bounds on games in play; returns the client's key (a digest of
@@ -52,5 +59,6 @@ class Bookkeeping:
         """After the commit that ended the match: counts and bounds. (Its players' records and ratings
         are the archive's to write, with the match: :mod:`ginrummy.app.archiving`.)"""
         metrics.record_game_finished()
+        self.live.untie(match.game_id, [seat.player for seat in match.meta.seats if seat.player])
         if match.meta.client_key is not None:
             self.store.release_live_game(match.game_id, match.meta.client_key)

@@ -39,12 +39,13 @@ class Precondition:
 class Caller:
     """Who asks, and the guarantees the request asks for."""
 
-    token: str | None = None  # the bearer token: a seat's, a seek's or a player's
+    token: str | None = None  # the bearer token: a seat's, a seek's, a player's, a session's, an API token's
     player: str | None = None  # the player's name, when the token is a player's (create, join)
     precondition: Precondition = field(default_factory=Precondition)
     idempotency_key: str | None = None
     fingerprint: str = ""  # a hash of the request: a reused Idempotency-Key with another one is refused
     client: str = ""  # the client's address: bounds the games in play it may have
+    user_agent: str = ""  # the client's User-Agent (a session list shows it to tell devices apart)
 
 
 def fingerprint(method: str, path: str, body: bytes) -> str:

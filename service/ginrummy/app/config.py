@@ -51,6 +51,13 @@ class Config:
     limit_wait: str = "120/minute"  # event pages, long polls and streams, per token (or address)
     abandon_after: int = 300  # seconds a seat without a clock may idle on its move before being claimed
     seek_ttl: int = 600  # seconds an open seek waits in the lobby
+    session_days: int = 30  # a session's lifetime, sliding: each use pushes its expiry this far again
+    signin_window: int = 300  # seconds failed sign-ins are counted in (the longest an account is locked)
+    signin_account_failures: int = 10  # failed sign-ins of one name per window before it is refused
+    signin_address_failures: int = 30  # failed sign-ins from one address per window before it is refused
+    argon2_time_cost: int = 3  # passwords: argon2id passes (RFC 9106's second option, argon2-cffi's default)
+    argon2_memory_kib: int = 65536  # argon2id memory per hash, KiB (64 MiB)
+    argon2_parallelism: int = 4  # argon2id lanes
 
     @staticmethod
     def env_name(field_name: str) -> str:

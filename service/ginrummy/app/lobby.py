@@ -141,9 +141,10 @@ class Seeks:
         seek = self.lobby.get(seek_id)
         if seek is None:
             raise ServiceError("seek_not_found", f"there is no seek {seek_id!r} (it may have expired)")
+        identity = None if token is None else self.people.identities.of(token)
         if token is None or not (
             security.matches(token, seek.get("secret_hash"))
-            or self.players.by_token(security.digest(token)) == seek["player"]
+            or (identity is not None and identity.name == seek["player"])
         ):
             raise ServiceError("forbidden", "this token is neither this seek's nor its player's")
         return seek

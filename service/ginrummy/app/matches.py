@@ -147,6 +147,7 @@ class Matches:
         result = self.work.commit(match, events, caller, seat=head["seat"], idem_key=idem_key, head=head)
         if not result.replayed:
             metrics.record_game_created()
+        self.books.tied(game_id, [seat.player for seat in match.meta.seats if not seat.is_bot])
         return result
 
     def start_matched(self, seek: dict[str, Any], taker: str, caller: Caller) -> Result:
@@ -188,7 +189,7 @@ class Matches:
         joined = Seat.human(name, token_digest=security.digest(token), player=caller.player or None)
         match.meta = dataclasses.replace(meta.with_seat(seat, joined), invitation_digest=None)
         tick(match)
-        return self.work.commit(
+        result = self.work.commit(
             match,
             [Event("joined", seat, {"name": name}, {})],
             caller,
@@ -197,6 +198,8 @@ class Matches:
             head={"seat": seat, "token": token},
             on_stale=_join_conflict,
         )
+        self.books.tied(game_id, [caller.player])
+        return result
 
     def rematch(self, game_id: str, caller: Caller) -> Result:
         """After the match: the first seat to ask offers, the other accepts; the rematch has the same

@@ -1,8 +1,9 @@
 """Players: a name and a token, their public profiles with statistics and ratings, and the leaderboard.
 
 A player (``POST /v1/players``) is a unique name and a token (192 bits, stored hashed). Sent as
-``Authorization: Bearer <player token>`` to create, join or seek a game, it ties that seat to the
-player; the seat still has its own seat token for playing.
+``Authorization: Bearer <player token>`` (or a session or API token of the player's account,
+:mod:`~ginrummy.app.accounts`) to create, join or seek a game, it ties that seat to the player; the seat
+still has its own seat token for playing.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from ginrummy.store.players import NameTaken, PlayerStore
 from . import ratings, security
 from .calls import Result
 from .errors import ServiceError
+from .identity import Identities
 
 RESERVED_PREFIX = "bot-"  # the house bots' player names
 
@@ -19,8 +21,9 @@ RESERVED_PREFIX = "bot-"  # the house bots' player names
 class People:
     """Players, their profiles and the leaderboard."""
 
-    def __init__(self, players: PlayerStore) -> None:
+    def __init__(self, players: PlayerStore, identities: Identities) -> None:
         self.players = players
+        self.identities = identities
 
     # --- players --------------------------------------------------------------------------------
     def create_player(self, name: str) -> Result:
@@ -35,15 +38,9 @@ class People:
         return Result({"name": name, "token": token}, created=True)
 
     def player_of(self, token: str | None) -> str | None:
-        """The name of the player whose token this is (None without a token); 401 for another token."""
-        if token is None:
-            return None
-        name = self.players.by_token(security.digest(token))
-        if name is None:
-            raise ServiceError(
-                "unknown_player", "this bearer token is not a player's token (POST /v1/players makes one)"
-            )
-        return name
+        """The name of the player whose token (own, session or API token) this is, when it may play
+        (None without a token); 401 for another token, 403 for a read-only one."""
+        return self.identities.player(token)
 
     def require_player(self, token: str | None) -> str:
         name = self.player_of(security.require_token(token))

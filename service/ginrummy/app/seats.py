@@ -1,41 +1,43 @@
-"""Seats: which seat a token sits in (a seat token, or the token of the player tied to the seat), and
-the players as a view shows them."""
+"""Seats: which seat a token sits in (a seat token, or a token of the player tied to the seat: its own
+token, a session or an API token — :mod:`~ginrummy.app.identity`), and the players as a view shows them."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ginrummy.store.players import PlayerStore
-
 from . import security
 from .errors import ServiceError
+from .identity import Identities
 from .metadata import GameMeta
 
 
 class Seating:
     """Finds the seat of a bearer token in a game."""
 
-    def __init__(self, players: PlayerStore) -> None:
-        self.players = players
+    def __init__(self, identities: Identities) -> None:
+        self.identities = identities
 
-    def seat_in(self, meta: GameMeta, token: str | None) -> int | None:
-        """The seat of a seat token, or of a player's token for a seat tied to that player; None
-        without a token (a spectator). Any other token is refused."""
+    def seat_in(self, meta: GameMeta, token: str | None, *, acting: bool = False) -> int | None:
+        """The seat of a seat token, or of a player's token (its own, a session, an API token) for a
+        seat tied to that player; None without a token (a spectator). Any other token is refused, and
+        ``acting`` with an API token that may only read (``token_scope``)."""
         if token is None:
             return None
         for number, seat in enumerate(meta.seats):
             if security.matches(token, seat.token_digest):
                 return number
         if any(seat.player for seat in meta.seats):
-            name = self.players.by_token(security.digest(token))
+            identity = self.identities.of(token)
             for number, seat in enumerate(meta.seats):
-                if name is not None and seat.player == name:
+                if identity is not None and seat.player == identity.name:
+                    if acting:
+                        identity.require_play()
                     return number
         raise ServiceError("forbidden", "this token is not a seat token (or seated player's) of this game")
 
     def require_seat(self, meta: GameMeta, token: str | None) -> int:
         """The caller's seat: refused without a token (``unauthorized``) or with another one."""
-        seat = self.seat_in(meta, security.require_token(token))
+        seat = self.seat_in(meta, security.require_token(token), acting=True)
         assert seat is not None
         return seat
 

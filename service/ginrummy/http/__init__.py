@@ -23,7 +23,7 @@ from ginrummy.app.archiving import Drainer
 from ginrummy.app.config import Config, ConfigError
 from ginrummy.store import Database, GameStore, Lobby, make_client
 
-from . import errors, games, health, limits, observability, people, reference, schemas, web
+from . import accounts, errors, games, health, limits, observability, offload, people, reference, schemas, web
 from .errors import ProblemApi
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -76,7 +76,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         )
     # The pool opens in the background: the app starts (and plays) while PostgreSQL is down.
     database = Database(settings.database_url)
-    services = build(settings, store, Lobby(client, settings.seek_ttl), database)
+    services = build(settings, store, Lobby(client, settings.seek_ttl), database, offload.run)
     drainer = Drainer(services.archiving)
     # Closed before the interpreter tears down (a gunicorn worker exiting): the pool's workers are
     # joined while they still can be (under gevent, a greenlet being finalized cannot be waited for).
@@ -98,6 +98,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(games.blp)
     api.register_blueprint(reference.blp)
     api.register_blueprint(people.blp)
+    api.register_blueprint(accounts.blp)
     api.register_blueprint(health.blp)
     errors.register(app)
     app.add_url_rule("/docs/static/<path:filename>", "swagger_ui_static", _swagger_ui_file)

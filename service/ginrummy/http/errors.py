@@ -80,6 +80,15 @@ STATUS: dict[str, int] = {
     "name_taken": 409,
     "seek_taken": 409,
     "seek_incompatible": 409,
+    # accounts, sessions and API tokens
+    "bad_credentials": 401,
+    "session_expired": 401,
+    "session_required": 403,
+    "token_scope": 403,
+    "session_not_found": 404,
+    "token_not_found": 404,
+    "account_exists": 409,
+    "weak_password": 422,
     # the rules (ginrummy.engine.errors): a well-formed action refused now is a conflict with the state;
     # a malformed one, or one the rules never allow in that form, is unprocessable
     "illegal_action": 409,

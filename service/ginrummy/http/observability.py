@@ -78,7 +78,7 @@ def metrics_text() -> tuple[bytes, str]:
 
 # --- logs ----------------------------------------------------------------------------------------------
 _BEARER_RE = re.compile(r"(?i)(bearer\s+)[A-Za-z0-9._~+/=-]+")
-_TOKEN_FIELD_RE = re.compile(r'(?i)("?(?:token|invitation|authorization)"?\s*[:=]\s*"?)[^",\s}]+')
+_TOKEN_FIELD_RE = re.compile(r'(?i)("?(?:token|invitation|authorization|password)"?\s*[:=]\s*"?)[^",\s}]+')
 _REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 _STANDARD_ATTRS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
 

@@ -72,6 +72,7 @@ def caller(*, player: str | None = None) -> Caller:
         precondition=precondition(request.headers.get("If-Match")),
         idempotency_key=key,
         client=request.remote_addr or "",
+        user_agent=request.headers.get("User-Agent", ""),
         # Only a request with a key is ever compared with another one.
         fingerprint=fingerprint(request.method, request.path, request.get_data(cache=True)) if key else "",
     )
