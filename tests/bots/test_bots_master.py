@@ -25,8 +25,8 @@ from .views import DRAW, discard_legal, make_view
 class QuickMaster(MasterBot):
     """The master on a small budget (the same search, fewer play-outs)."""
 
-    playouts = 24
-    min_samples = 4
+    first_samples = 4
+    second_samples = 8
 
 
 def positions(seed: int, preset: str = "standard", opponent: str = "simple") -> Iterator[tuple[Game, int]]:

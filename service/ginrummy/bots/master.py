@@ -38,13 +38,15 @@ from typing import Any
 from ginrummy.engine.cards import CARD_VALUES, cards_of, parse_card
 from ginrummy.engine.melds import knock_min, min_deadwood
 
-from .analysis import Action, Knowledge, View, arrangement_melds, defender_deadwood
+from .analysis import NEIGHBOURS, Action, Knowledge, View, arrangement_melds, defender_deadwood
 from .base import Turn
 from .evaluate import sample_opponent_hands
 from .expert import ExpertBot, Scored
 
 WALL_STOCK = 2
 """The hand is a wall when a discard leaves this many cards in the stock (the engine's rule)."""
+LOW_CARD = 4
+"""A pile card below this value may be worth taking to cut deadwood even when it melds with nothing."""
 
 
 @dataclass(frozen=True)
@@ -189,11 +191,11 @@ class MasterBot(ExpertBot):
 
     # Search knobs. The budget is a number of play-outs, never a clock: the decision must not depend
     # on how loaded the machine is.
-    playouts = 160  # per decision, shared by the candidates
-    min_samples = 12
+    first_samples = 16  # deals for every candidate
+    second_samples = 48  # more deals for the expert's move and the best challenger
     max_candidates = 5  # discards searched (besides the knock)
     margin = 1.0  # points: what another move must gain on average to overrule the expert ...
-    z = 1.0  # ... and by how many standard errors of the paired differences
+    z = 1.5  # ... and by how many standard errors of the paired differences
     policy = Policy()
 
     def choose(self, view: View) -> Action:
@@ -202,8 +204,11 @@ class MasterBot(ExpertBot):
 
     def choose_draw(self, view: View, know: Knowledge, turn: Turn) -> Action:
         ranked = self.rank_draw(view, know, turn)
-        if len(ranked) < 2 or know.top is None:
+        top = know.top
+        if len(ranked) < 2 or top is None:
             return ranked[0].action
+        if not know.hand & NEIGHBOURS[top] and CARD_VALUES[top] >= LOW_CARD:
+            return ranked[0].action  # it melds with nothing and is not low: no reason to take it
         return self.search(view, know, ranked).action
 
     def choose_discard(self, view: View, know: Knowledge, turn: Turn) -> Action:
@@ -227,22 +232,31 @@ class MasterBot(ExpertBot):
     # ------------------------------------------------------------------------------------- search
 
     def search(self, view: View, know: Knowledge, ranked: list[Scored]) -> Scored:
-        """The expert's first choice, unless the play-outs clearly prefer another candidate."""
-        scoring = Scoring.of(view, know)
-        samples = max(self.min_samples, self.playouts // len(ranked))
-        deals = self.determinize(know, samples)
-        candidates = [Candidate(s, []) for s in ranked]
-        for deal in deals:
-            for candidate in candidates:
-                candidate.points.append(self.evaluate(view, know, candidate.scored.action, deal, scoring))
-        return self.pick(candidates).scored
+        """The expert's first choice, unless the play-outs clearly prefer another candidate.
 
-    def pick(self, candidates: list[Candidate]) -> Candidate:
-        """The expert's choice (the first) unless another beats it by the margin and ``z`` errors."""
+        Two rounds: every candidate over :attr:`first_samples` deals; then, if some candidate beats the
+        expert's on average, those two alone over :attr:`second_samples` more deals, and the verdict.
+        """
+        scoring = Scoring.of(view, know)
+        candidates = [Candidate(s, []) for s in ranked]
+        self.play(view, know, candidates, self.first_samples, scoring)
         default = candidates[0]
         best = max(candidates, key=lambda c: c.mean)
         if best is default:
-            return default
+            return default.scored
+        self.play(view, know, [default, best], self.second_samples, scoring)
+        return self.pick(default, best).scored
+
+    def play(
+        self, view: View, know: Knowledge, candidates: list[Candidate], samples: int, scoring: Scoring
+    ) -> None:
+        """Adds each candidate's points in ``samples`` new deals (the same deals for every candidate)."""
+        for deal in self.determinize(know, samples):
+            for candidate in candidates:
+                candidate.points.append(self.evaluate(view, know, candidate.scored.action, deal, scoring))
+
+    def pick(self, default: Candidate, best: Candidate) -> Candidate:
+        """``best`` if it beats the expert's choice by the margin and by ``z`` standard errors."""
         diffs = [b - a for a, b in zip(default.points, best.points, strict=True)]
         n = len(diffs)
         mean = sum(diffs) / n
