@@ -2,8 +2,9 @@
 
 The expert follows rules; the master checks them by play. At each draw and discard it
 
-1. lists the candidates: take the top discard or not; the expert's best discards, and knocking with
-   the best knock discard when the rules allow it (gin and big gin are played at once);
+1. lists the candidates: take the top discard or not (unless the card melds with nothing and is not
+   low); the expert's best discards, and knocking with the best knock discard when the rules allow it
+   (gin and big gin are played at once);
 2. samples ``samples`` *determinizations* of what it cannot see — the opponent's hidden cards and the
    stock's order — consistent with its view: the opponent holds the cards it was seen taking from the
    pile, its other cards are drawn from the unseen ones with the expert's bias towards hands that
@@ -15,10 +16,12 @@ The expert follows rules; the master checks them by play. At each draw and disca
    to the least deadwood, knock when the deadwood allows — on plain bitmasks, and scores the hand
    points as the rules do (lay-offs, gin and undercut bonuses; a wall scores nothing). A knock needs
    no play-out: it is scored against each sampled opponent hand after its lay-offs;
-4. keeps the expert's move unless another candidate is better on average by more than
-   :attr:`MasterBot.margin` points *and* by ``z`` standard errors of the paired differences: the
-   search corrects the expert where the play-outs clearly disagree, rather than replacing its
-   judgement with a noisy estimate.
+4. keeps the expert's move unless another candidate is better on average: every candidate is played
+   in :attr:`MasterBot.first_samples` deals; when one beats the expert's move, those two are played in
+   :attr:`MasterBot.second_samples` more, and the challenger wins only if it gains more than
+   :attr:`MasterBot.margin` points *and* ``z`` standard errors of the paired differences. The search
+   corrects the expert where the play-outs clearly disagree rather than replacing its judgement by a
+   noisy estimate.
 
 Its decision is a function of the view and its seed alone: the random source of each decision is
 seeded from the bot's seed and a digest of the view, so a bot asked twice about one view answers the
