@@ -230,7 +230,7 @@ class MasterBot(ExpertBot):
     def is_gin(know: Knowledge, action: Action) -> bool:
         if action.get("type") != "knock" or action.get("discard") is None:
             return False
-        return min_deadwood(know.hand & ~(1 << _card(action["discard"]))) == 0
+        return min_deadwood(know.hand & ~(1 << parse_card(action["discard"]))) == 0
 
     # ------------------------------------------------------------------------------------- search
 
@@ -282,11 +282,11 @@ class MasterBot(ExpertBot):
         deal = Deal(list(sample.hands), list(sample.stock), list(sample.pile))
         kind = action.get("type")
         if kind == "knock":
-            card = _card(action["discard"])
+            card = parse_card(action["discard"])
             hand10 = know.hand & ~(1 << card)
             return scoring.knock(hand10, min_deadwood(hand10), deal.hands[1])
         if kind == "discard":
-            card = _card(action["card"])
+            card = parse_card(action["card"])
             deal.hands[0] &= ~(1 << card)
             deal.pile.append(card)
             if len(deal.stock) <= WALL_STOCK:
@@ -310,7 +310,3 @@ class MasterBot(ExpertBot):
                 return play_out(deal, 1, top, scoring, self.policy)
             return draw_then_play(deal, 0, scoring, self.policy, stock_only=True)
         return draw_then_play(deal, 1, scoring, self.policy, stock_only=True)
-
-
-def _card(text: str) -> int:
-    return parse_card(text)
