@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from ginrummy.bots import BOTS, make_bot
+from ginrummy.bots import BOTS, OFFLINE_BOTS, make_bot
 from ginrummy.engine.game import Game
 from ginrummy.engine.rules import Rules
 from ginrummy.engine.views import seat_view
@@ -39,6 +39,7 @@ class GameResult:
     b_points: int
     hands: int
     ends: Counter[str] = field(default_factory=Counter)  # "gin_a", "knock_b", "undercut_a", "wall", ...
+    end_points: Counter[str] = field(default_factory=Counter)  # hand points scored, by the same keys
     times: dict[str, list[float]] = field(default_factory=dict)
 
 
@@ -47,7 +48,7 @@ def play_game(a: str, b: str, deal_seed: int, a_seat: int, preset: str = "standa
     rng = random.Random(deal_seed)
     game = Game.new(Rules.from_options(preset), rng)
     names = {a_seat: a, 1 - a_seat: b}
-    bots = {seat: make_bot(names[seat], seed=deal_seed * 2 + seat) for seat in (0, 1)}
+    bots = {seat: make_bot(names[seat], seed=deal_seed * 2 + seat, offline=True) for seat in (0, 1)}
     times: dict[str, list[float]] = {a: [], b: []} if a != b else {a: []}
     steps = 0
     while not game.match_over:
@@ -66,18 +67,16 @@ def play_game(a: str, b: str, deal_seed: int, a_seat: int, preset: str = "standa
         if steps > 100_000:  # pragma: no cover - a guard against a stuck match
             raise RuntimeError("match did not finish")
     ends: Counter[str] = Counter()
+    end_points: Counter[str] = Counter()
     for summary in game.summaries:
         end = summary.end.value
         if summary.winner is None:
             ends["wall" if end in ("wall", "draw_limit") else end] += 1
             continue
         who = "a" if summary.winner == a_seat else "b"
-        if end in ("gin", "big_gin"):
-            ends[f"gin_{who}"] += 1
-        elif end == "undercut":
-            ends[f"undercut_{who}"] += 1
-        else:
-            ends[f"knock_{who}"] += 1
+        kind = "gin" if end in ("gin", "big_gin") else "undercut" if end == "undercut" else "knock"
+        ends[f"{kind}_{who}"] += 1
+        end_points[f"{kind}_{who}"] += summary.points
     totals = [0, 0]
     for score in game.scores:
         settled = score.settle(game.rules)
@@ -89,6 +88,7 @@ def play_game(a: str, b: str, deal_seed: int, a_seat: int, preset: str = "standa
         b_points=totals[1 - a_seat],
         hands=len(game.summaries),
         ends=ends,
+        end_points=end_points,
         times=times,
     )
 
@@ -136,8 +136,10 @@ class Pairing:
         lo, hi = wilson(wins, n)
         hands = sum(r.hands for r in self.results)
         ends: Counter[str] = Counter()
+        points: Counter[str] = Counter()
         for r in self.results:
             ends.update(r.ends)
+            points.update(r.end_points)
         net = statistics.fmean(r.a_points - r.b_points for r in self.results)
         a_pts = statistics.fmean(r.a_points for r in self.results)
         b_pts = statistics.fmean(r.b_points for r in self.results)
@@ -157,6 +159,9 @@ class Pairing:
             f" knock {self.a} {rate('knock_a')} / {self.b} {rate('knock_b')};"
             f" undercut by {self.a} {rate('undercut_a')} / by {self.b} {rate('undercut_b')};"
             f" wall {rate('wall')}",
+            f"  hands won: {self.a} {_won(ends, 'a') / hands:.1%} / {self.b} {_won(ends, 'b') / hands:.1%};"
+            f" share of hand points from undercuts: {self.a} {_undercut_share(points, 'a'):.1%}"
+            f" / {self.b} {_undercut_share(points, 'b'):.1%}",
         ]
         for name, ts in times.items():
             lines.append(
@@ -165,6 +170,15 @@ class Pairing:
                 f" ({len(ts)} decisions)"
             )
         return "\n".join(lines)
+
+
+def _won(ends: Counter[str], who: str) -> int:
+    return sum(ends[f"{kind}_{who}"] for kind in ("gin", "knock", "undercut"))
+
+
+def _undercut_share(points: Counter[str], who: str) -> float:
+    total = _won(points, who)
+    return points[f"undercut_{who}"] / total if total else 0.0
 
 
 def run_pairing(a: str, b: str, games: int, jobs: int, preset: str, seed: int) -> Pairing:
@@ -191,8 +205,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--exclude", nargs="*", default=[], help="with --all: bots to leave out")
     args = parser.parse_args(argv)
     for name in args.bots:
-        if name not in BOTS:
-            parser.error(f"unknown bot {name!r}; choose from {', '.join(BOTS)}")
+        if name not in BOTS and name not in OFFLINE_BOTS:
+            parser.error(f"unknown bot {name!r}; choose from {', '.join([*BOTS, *OFFLINE_BOTS])}")
     if not args.all:
         pairing = run_pairing(args.bots[0], args.bots[1], args.games, args.jobs, args.preset, args.seed)
         print(pairing.report(), flush=True)

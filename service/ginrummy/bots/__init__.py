@@ -17,12 +17,18 @@ from typing import Any
 from .base import Bot, BotError, play_actions
 from .expert import ExpertBot, TrapperBot
 from .hints import hint
+from .master import MasterBot
 from .simple import SimpleBot
 from .styles import KnockerBot, NoviceBot, RandomBot
 
 BOTS: dict[str, type[Bot]] = {
     cls.name: cls for cls in (RandomBot, NoviceBot, SimpleBot, KnockerBot, TrapperBot, ExpertBot)
 }
+
+OFFLINE_BOTS: dict[str, type[Bot]] = {MasterBot.name: MasterBot}
+"""Bots too slow to run inside a web request (a decision costs tens of milliseconds): the service does
+not offer them (not in :data:`BOTS`, so not in :func:`list_bots`); ``make_bot(name, offline=True)`` makes
+them for benchmarks and offline analysis."""
 
 
 class UnknownBotError(KeyError):
@@ -44,12 +50,28 @@ def list_bots() -> list[dict[str, Any]]:
     return [{"name": cls.name, "level": cls.level, "description": cls.description} for cls in BOTS.values()]
 
 
-def make_bot(name: str, seed: int = 0) -> Bot:
-    """A new bot of that name with its own ``random.Random(seed)``."""
-    cls = BOTS.get(name) if isinstance(name, str) else None
+def make_bot(name: str, seed: int = 0, *, offline: bool = False) -> Bot:
+    """A new bot of that name with its own ``random.Random(seed)``; ``offline``: the :data:`OFFLINE_BOTS`
+    too.
+
+    >>> make_bot("master", seed=1, offline=True)
+    MasterBot(seed=1)
+    """
+    registry = {**BOTS, **OFFLINE_BOTS} if offline else BOTS
+    cls = registry.get(name) if isinstance(name, str) else None
     if cls is None:
         raise UnknownBotError(name)
     return cls(seed)
 
 
-__all__ = ["BOTS", "Bot", "BotError", "UnknownBotError", "hint", "list_bots", "make_bot", "play_actions"]
+__all__ = [
+    "BOTS",
+    "OFFLINE_BOTS",
+    "Bot",
+    "BotError",
+    "UnknownBotError",
+    "hint",
+    "list_bots",
+    "make_bot",
+    "play_actions",
+]

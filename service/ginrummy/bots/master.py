@@ -1,0 +1,312 @@
+"""The master: determinized search over the expert's candidate moves.
+
+The expert follows rules; the master checks them by play. At each draw and discard it
+
+1. lists the candidates: take the top discard or not (unless the card melds with nothing and is not
+   low); the expert's best discards, and knocking with the best knock discard when the rules allow it
+   (gin and big gin are played at once);
+2. samples ``samples`` *determinizations* of what it cannot see — the opponent's hidden cards and the
+   stock's order — consistent with its view: the opponent holds the cards it was seen taking from the
+   pile, its other cards are drawn from the unseen ones with the expert's bias towards hands that
+   kept the best of what they saw (:func:`~ginrummy.bots.evaluate.sample_opponent_hands`), and the
+   rest of the unseen cards, shuffled, are the stock;
+3. plays every candidate out to the end of the hand in every determinization (the same samples for
+   every candidate: common random numbers, so the differences between candidates are sharp) with a
+   fast playout policy for both seats — take a pile card that lowers the deadwood by enough, discard
+   to the least deadwood, knock when the deadwood allows — on plain bitmasks, and scores the hand
+   points as the rules do (lay-offs, gin and undercut bonuses; a wall scores nothing). A knock needs
+   no play-out: it is scored against each sampled opponent hand after its lay-offs;
+4. keeps the expert's move unless another candidate is better on average: every candidate is played
+   in :attr:`MasterBot.first_samples` deals; when one beats the expert's move, those two are played in
+   :attr:`MasterBot.second_samples` more, and the challenger wins only if it gains more than
+   :attr:`MasterBot.margin` points *and* ``z`` standard errors of the paired differences. The search
+   corrects the expert where the play-outs clearly disagree rather than replacing its judgement by a
+   noisy estimate.
+
+Its decision is a function of the view and its seed alone: the random source of each decision is
+seeded from the bot's seed and a digest of the view, so a bot asked twice about one view answers the
+same, whatever it was asked in between, and no clock is read (the budget is a number of play-outs).
+Standard library only, like every bot.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from ginrummy.engine.cards import CARD_VALUES, cards_of, parse_card
+from ginrummy.engine.melds import knock_min, min_deadwood
+
+from .analysis import NEIGHBOURS, Action, Knowledge, View, arrangement_melds, defender_deadwood
+from .base import Turn
+from .evaluate import sample_opponent_hands
+from .expert import ExpertBot, Scored
+
+WALL_STOCK = 2
+"""The hand is a wall when a discard leaves this many cards in the stock (the engine's rule)."""
+LOW_CARD = 4
+"""A pile card below this value may be worth taking to cut deadwood even when it melds with nothing."""
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """What a finished hand is worth, from the rules in the view."""
+
+    knock_limit: int
+    gin_bonus: int = 25
+    big_gin_bonus: int = 31
+    undercut_bonus: int = 25
+    undercut_on_tie: bool = True
+    big_gin: bool = True
+
+    @classmethod
+    def of(cls, view: View, know: Knowledge) -> Scoring:
+        rules: dict[str, Any] = view.get("rules") or {}
+        return cls(
+            knock_limit=know.knock_limit,
+            gin_bonus=int(rules.get("gin_bonus", 25)),
+            big_gin_bonus=int(rules.get("big_gin_bonus", 31)),
+            undercut_bonus=int(rules.get("undercut_bonus", 25)),
+            undercut_on_tie=bool(rules.get("undercut_on_tie", True)),
+            big_gin=bool(rules.get("big_gin", True)),
+        )
+
+    def knock(self, knocker10: int, dw: int, defender: int) -> int:
+        """The knocker's points (negative: the defender's) for a knock laying down ``knocker10``."""
+        if dw == 0:
+            return self.gin_bonus + min_deadwood(defender)
+        od = defender_deadwood(defender, arrangement_melds(knocker10))
+        if od > dw:
+            return od - dw
+        if od < dw or self.undercut_on_tie:
+            return -(dw - od + self.undercut_bonus)
+        return 0
+
+
+@dataclass
+class Deal:
+    """One determinization in play: both hands (seat 0 is the master), the stock (top last), the pile."""
+
+    hands: list[int]
+    stock: list[int]
+    pile: list[int]
+
+
+@dataclass(frozen=True)
+class Policy:
+    """The play-out policy of both seats: cheap rules on bitmasks."""
+
+    take_gain: int = 3  # take the pile card when it lowers the deadwood by at least this much
+    knock_at: int = 10  # knock with at most this much deadwood (and within the knock limit) ...
+    knock_late: int = 10  # ... or, once the stock is down to this many cards, whenever allowed
+
+    def takes(self, hand: int, top: int) -> bool:
+        return min_deadwood(hand) - knock_min(hand | 1 << top, forbidden=top) >= self.take_gain
+
+    def discard(self, hand: int, forbidden: int | None) -> tuple[int, int]:
+        """(card, deadwood left): the least deadwood, the highest card on ties."""
+        best_card, best_dw, best_value = -1, 1 << 30, -1
+        for card in cards_of(hand):
+            if card == forbidden:
+                continue
+            dw = min_deadwood(hand & ~(1 << card))
+            if dw < best_dw or (dw == best_dw and CARD_VALUES[card] > best_value):
+                best_card, best_dw, best_value = card, dw, CARD_VALUES[card]
+        return best_card, best_dw
+
+    def knocks(self, dw: int, limit: int, stock: int) -> bool:
+        return dw <= limit and (dw == 0 or dw <= self.knock_at or stock <= self.knock_late)
+
+
+def play_out(deal: Deal, turn: int, taken: int | None, scoring: Scoring, policy: Policy) -> int:
+    """Plays the hand to its end from ``turn`` holding 11 cards (``taken``: the card it may not throw).
+
+    Returns seat 0's points (negative when seat 1 scores).
+    """
+    hands, stock, pile = deal.hands, deal.stock, deal.pile
+    while True:
+        hand = hands[turn]
+        if scoring.big_gin and min_deadwood(hand) == 0:
+            points = scoring.big_gin_bonus + min_deadwood(hands[1 - turn])
+            return points if turn == 0 else -points
+        card, dw = policy.discard(hand, taken)
+        hand &= ~(1 << card)
+        hands[turn] = hand
+        if policy.knocks(dw, scoring.knock_limit, len(stock)):
+            points = scoring.knock(hand, dw, hands[1 - turn])
+            return points if turn == 0 else -points
+        pile.append(card)
+        if len(stock) <= WALL_STOCK:
+            return 0
+        turn = 1 - turn
+        hand = hands[turn]
+        if policy.takes(hand, card):
+            taken = pile.pop()
+        else:
+            taken = None
+            card = stock.pop()
+        hands[turn] = hand | 1 << card
+
+
+def draw_then_play(deal: Deal, turn: int, scoring: Scoring, policy: Policy, stock_only: bool = False) -> int:
+    """Seat ``turn`` draws (by the policy, or from the stock when ``stock_only``), then the hand goes on."""
+    top = deal.pile[-1] if deal.pile else None
+    hand = deal.hands[turn]
+    if top is not None and not stock_only and policy.takes(hand, top):
+        deal.hands[turn] = hand | 1 << deal.pile.pop()
+        return play_out(deal, turn, top, scoring, policy)
+    deal.hands[turn] = hand | 1 << deal.stock.pop()
+    return play_out(deal, turn, None, scoring, policy)
+
+
+def decision_seed(seed: int, view: View) -> int:
+    """A seed for one decision from the bot's seed and everything in the view (and nothing else)."""
+    text = json.dumps(view, sort_keys=True, default=str, separators=(",", ":"))
+    digest = hashlib.blake2b(f"{seed}:{text}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+@dataclass
+class Candidate:
+    """A move under evaluation: its action and its points in each determinization."""
+
+    scored: Scored
+    points: list[int]
+
+    @property
+    def mean(self) -> float:
+        return sum(self.points) / len(self.points) if self.points else 0.0
+
+
+class MasterBot(ExpertBot):
+    """Determinized search: the expert's candidate moves played out over sampled deals."""
+
+    name = "master"
+    level = 6
+    description = (
+        "Searches: samples the hidden cards consistently with what it has seen and plays each candidate "
+        "move out to the end of the hand."
+    )
+
+    # Search knobs. The budget is a number of play-outs, never a clock: the decision must not depend
+    # on how loaded the machine is.
+    first_samples = 16  # deals for every candidate
+    second_samples = 48  # more deals for the expert's move and the best challenger
+    max_candidates = 5  # discards searched (besides the knock)
+    margin = 1.0  # points: what another move must gain on average to overrule the expert ...
+    z = 1.5  # ... and by how many standard errors of the paired differences
+    policy = Policy()
+
+    def choose(self, view: View) -> Action:
+        self.rng = random.Random(decision_seed(self.seed, view))
+        return super().choose(view)
+
+    def choose_draw(self, view: View, know: Knowledge, turn: Turn) -> Action:
+        ranked = self.rank_draw(view, know, turn)
+        top = know.top
+        if len(ranked) < 2 or top is None:
+            return ranked[0].action
+        if not know.hand & NEIGHBOURS[top] and CARD_VALUES[top] >= LOW_CARD:
+            return ranked[0].action  # it melds with nothing and is not low: no reason to take it
+        return self.search(view, know, ranked).action
+
+    def choose_discard(self, view: View, know: Knowledge, turn: Turn) -> Action:
+        ranked = self.rank_discard(view, know, turn)
+        first = ranked[0].action
+        if len(ranked) < 2 or first is turn.big_gin or self.is_gin(know, first):
+            return first
+        knocks = [s for s in ranked if s.action.get("type") == "knock"][:1]
+        discards = [s for s in ranked if s.action.get("type") == "discard"][: self.max_candidates]
+        candidates = sorted(knocks + discards, key=lambda s: -s.value)
+        if len(candidates) < 2:
+            return first
+        return self.search(view, know, candidates).action
+
+    @staticmethod
+    def is_gin(know: Knowledge, action: Action) -> bool:
+        if action.get("type") != "knock" or action.get("discard") is None:
+            return False
+        return min_deadwood(know.hand & ~(1 << parse_card(action["discard"]))) == 0
+
+    # ------------------------------------------------------------------------------------- search
+
+    def search(self, view: View, know: Knowledge, ranked: list[Scored]) -> Scored:
+        """The expert's first choice, unless the play-outs clearly prefer another candidate.
+
+        Two rounds: every candidate over :attr:`first_samples` deals; then, if some candidate beats the
+        expert's on average, those two alone over :attr:`second_samples` more deals, and the verdict.
+        """
+        scoring = Scoring.of(view, know)
+        candidates = [Candidate(s, []) for s in ranked]
+        self.play(view, know, candidates, self.first_samples, scoring)
+        default = candidates[0]
+        best = max(candidates, key=lambda c: c.mean)
+        if best is default:
+            return default.scored
+        self.play(view, know, [default, best], self.second_samples, scoring)
+        return self.pick(default, best).scored
+
+    def play(
+        self, view: View, know: Knowledge, candidates: list[Candidate], samples: int, scoring: Scoring
+    ) -> None:
+        """Adds each candidate's points in ``samples`` new deals (the same deals for every candidate)."""
+        for deal in self.determinize(know, samples):
+            for candidate in candidates:
+                candidate.points.append(self.evaluate(view, know, candidate.scored.action, deal, scoring))
+
+    def pick(self, default: Candidate, best: Candidate) -> Candidate:
+        """``best`` if it beats the expert's choice by the margin and by ``z`` standard errors."""
+        diffs = [b - a for a, b in zip(default.points, best.points, strict=True)]
+        n = len(diffs)
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+        error = math.sqrt(var / n)
+        return best if mean > self.margin and mean > self.z * error else default
+
+    def determinize(self, know: Knowledge, samples: int) -> list[Deal]:
+        """Sampled deals consistent with the view: the opponent's hand, then the stock in random order."""
+        hands = sample_opponent_hands(know, self.rng, samples, self.sample_extra)
+        deals = []
+        for opp in hands:
+            stock = cards_of(know.unseen & ~opp)
+            self.rng.shuffle(stock)
+            deals.append(Deal([know.hand, opp], stock[: max(0, know.stock_size)], list(know.discard_pile)))
+        return deals
+
+    def evaluate(self, view: View, know: Knowledge, action: Action, sample: Deal, scoring: Scoring) -> int:
+        """Seat 0's (the master's) points for ``action`` in one determinization."""
+        deal = Deal(list(sample.hands), list(sample.stock), list(sample.pile))
+        kind = action.get("type")
+        if kind == "knock":
+            card = parse_card(action["discard"])
+            hand10 = know.hand & ~(1 << card)
+            return scoring.knock(hand10, min_deadwood(hand10), deal.hands[1])
+        if kind == "discard":
+            card = parse_card(action["card"])
+            deal.hands[0] &= ~(1 << card)
+            deal.pile.append(card)
+            if len(deal.stock) <= WALL_STOCK:
+                return 0
+            return draw_then_play(deal, 1, scoring, self.policy)
+        if kind == "draw" and action.get("source") == "discard":
+            top = deal.pile.pop()
+            deal.hands[0] |= 1 << top
+            return play_out(deal, 0, top, scoring, self.policy)
+        return self.decline(view, deal, action, scoring)
+
+    def decline(self, view: View, deal: Deal, action: Action, scoring: Scoring) -> int:
+        """Drawing from the stock, or passing the upcard (then the other seat is offered it or draws)."""
+        if action.get("type") != "pass":
+            deal.hands[0] |= 1 << deal.stock.pop()
+            return play_out(deal, 0, None, scoring, self.policy)
+        if view.get("phase") == "upcard_nondealer":
+            top = deal.pile[-1]
+            if self.policy.takes(deal.hands[1], top):
+                deal.hands[1] |= 1 << deal.pile.pop()
+                return play_out(deal, 1, top, scoring, self.policy)
+            return draw_then_play(deal, 0, scoring, self.policy, stock_only=True)
+        return draw_then_play(deal, 1, scoring, self.policy, stock_only=True)
