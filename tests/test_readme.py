@@ -16,7 +16,7 @@ README = (ROOT / "README.md").read_text()
 
 def configuration_table() -> set[str]:
     section = README.split("## Configuration", 1)[1].split("\n## ", 1)[0]
-    return set(re.findall(r"^\| `([A-Z_]+)` \|", section, flags=re.MULTILINE))
+    return set(re.findall(r"^\| `([A-Z0-9_]+)` \|", section, flags=re.MULTILINE))
 
 
 def test_every_service_setting_is_in_the_configuration_table() -> None:
@@ -28,7 +28,7 @@ def test_every_gin_variable_read_anywhere_is_in_the_configuration_table() -> Non
     used: set[str] = set()
     for folder in ("service", "clients", "deploy"):
         for path in (ROOT / folder).rglob("*.py"):
-            used |= set(re.findall(r"\b(GIN_[A-Z][A-Z_]*[A-Z])\b", path.read_text()))
+            used |= set(re.findall(r"\b(GIN_[A-Z][A-Z0-9_]*[A-Z0-9])\b", path.read_text()))
     assert used, "the scan found nothing: the pattern is wrong"
     missing = used - configuration_table()
     assert not missing, f"README's configuration table misses {sorted(missing)}"

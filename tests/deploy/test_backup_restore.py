@@ -121,6 +121,12 @@ INSERT INTO hands (game_id, number, record, finished_at) VALUES
     ('g-7Kq2mP', 1, '{"deal": ["7H", "8H", "9H", "KD"], "salt": "9f1c2e", "actions": [["draw", "stock"], ["discard", "KD"]], "scoring": {"gin": 0, "points": 31}}', '2025-03-03 19:45:00+00'),
     ('g-7Kq2mP', 2, '{"deal": ["2C", "3C", "4C", "QS"], "salt": "07aa41", "actions": [["pass"], ["knock", "QS"]], "scoring": {"knocker": 1, "points": 12}}', '2025-03-03 20:01:02+00'),
     ('g-InPlay', 1, '{"deal": ["AS", "2S", "3S", "JH"], "salt": "c0ffee", "actions": [], "scoring": {"knocker": 0, "points": 4}}', '2025-03-04 09:00:00+00');
+
+INSERT INTO sessions (player_id, token_digest, created_at, last_used, expires_at, user_agent, address) VALUES
+    (pg_temp.player('ann'), 'd1e5a0c0ffee', '2025-03-03 19:00:00+00', '2025-03-03 20:00:00+00', '2025-04-02 20:00:00+00', 'gin/0.1', '198.51.100.x');
+
+INSERT INTO api_tokens (player_id, token_digest, description, scopes, created_at, last_used) VALUES
+    (pg_temp.player('zoë'), 'a91b2c3d4e5f', 'my bot', ARRAY['bot', 'read'], '2025-03-01 08:00:00+00', NULL);
 """
 
 
