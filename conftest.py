@@ -5,6 +5,11 @@ import os
 # Rate limits count per client address, and every test client is 127.0.0.1: the suite turns them off
 # (for the apps it makes and the gunicorn processes it starts) and tests them where it means to.
 os.environ.setdefault("GIN_RATE_LIMITS", "0")
+# Password hashes at a fraction of production's cost (argon2id 8 MiB, one pass, one lane — still argon2id;
+# tests/app/test_offload.py uses production's own): the suite signs many people up and in.
+os.environ.setdefault("GIN_ARGON2_MEMORY_KIB", "8192")
+os.environ.setdefault("GIN_ARGON2_TIME_COST", "1")
+os.environ.setdefault("GIN_ARGON2_PARALLELISM", "1")
 
 pytest_plugins = [
     "tests.fixtures.redis_servers",
