@@ -7,9 +7,9 @@
    a Zipf-like activity and three heavy players, ``Heavy-1`` with ``--heavy-games`` games), the times
    (two years) and whether a match is rated, and written through the drainer's own path
    (:func:`~ginrummy.app.archiving.archive_records`, then :meth:`~ginrummy.store.archive.Archive.write`
-   with the service's ratings): ``--writers`` processes, the hands of 50 matches in one write, each
-   match in a write of its own (as the drainer writes it: counters, statistics, ratings and history).
-   The synthesis sessions run with ``synchronous_commit=off``; everything measured afterwards does not.
+   with the service's ratings, counters, statistics and history): ``--writers`` processes, 50 matches
+   with their hands in each write. The synthesis sessions run with ``synchronous_commit=off``;
+   everything measured afterwards commits durably.
 2. **Size.** ``pg_database_size`` and each table's size (heap, TOAST, indexes), bytes per match and per
    hand.
 3. **Pages.** A real service (gunicorn, 2 workers, an embedded Redis) on that database: latency of
@@ -18,8 +18,11 @@
    one client at a time; then 4 clients at once.
 4. **Export.** ``Accept: application/x-ndjson`` of ``Heavy-1``'s games: time, bytes, lines, and the
    serving worker's RSS before, during (sampled every 20 ms) and after.
-5. **Writes.** Fresh matches archived as the drainer writes them — each hand as it ends, then the last
-   hand with the match — by 1 and then 2 writer processes, durable commits: matches/s.
+5. **Writes.** Fresh matches archived as drainers write what they are handed — each hand's outbox as it
+   ends, the last hand's with the match — by 1 and then 2 writer processes, durable commits: one outbox a
+   write (the drainer of today) and ``--write-batches`` of them (a drainer taking what has queued up);
+   matches/s, and the CPU a match takes (writer and PostgreSQL), which a busy machine does not inflate
+   as much as the time.
 6. **Redis.** Matches played to the end (and resigned) through the service: ``MEMORY USAGE`` of every
    key of each game once it is over, and again after ``GIN_FINISHED_TTL`` (set to a few seconds here).
 
@@ -28,7 +31,7 @@ The database is an embedded PostgreSQL 16 in ``--data-dir`` (durable, as ``ginru
 database for the next run and reuses it (a run without it starts afresh and deletes it at the end).
 Exits 0 whatever the figures: it measures, it does not judge.
 
-    .venv/bin/python bench/bench_archive.py                        # 1,000,000 hands (~25 min here)
+    .venv/bin/python bench/bench_archive.py                        # 1,000,000 hands (~15 min here)
     .venv/bin/python bench/bench_archive.py --hands 100000         # ~3 min
     .venv/bin/python bench/bench_archive.py --keep --phases pages,export
 """
@@ -85,7 +88,7 @@ SEAT_NAMES = ("Seat0-template", "Seat1-template")  # the templates' players, rep
 GUEST = "Player 1"  # an anonymous seat's name (the service's default)
 HAND_SECONDS = 150.0  # a hand's length in the synthesised times
 SPAN_DAYS = 730  # the synthesised matches finished over the last two years
-BATCH = 50  # matches per synthesis batch: their hands in one write, then each match in its own
+BATCH = 50  # matches (with their hands) per write of the synthesis
 PRESETS = ("standard", "oklahoma", "straight", "big-gin-50")
 PAGE = 50
 # The synthesis is a bulk load: its sessions do not wait for each commit to reach the disk (a crash would
@@ -112,10 +115,9 @@ class Template:
 def play_template(seed: int, preset: str, bot: str | None, resign_in_hand: int | None) -> Template:
     """One match played by two house bots through the service's dealing (shuffle commitments and all),
     to its end or until a seat resigns in hand ``resign_in_hand``; every outbox record it made."""
-    player = (bot_player(bot) if bot else None) or SEAT_NAMES[1]
     seats = (
         Seat.human(SEAT_NAMES[0], token_digest=security.digest(f"a{seed}"), player=SEAT_NAMES[0]),
-        Seat.house_bot(bot, player=player)
+        Seat.house_bot(bot, player=bot_player(bot))
         if bot
         else Seat.human(SEAT_NAMES[1], token_digest=security.digest(f"b{seed}"), player=SEAT_NAMES[1]),
     )
@@ -269,7 +271,7 @@ def outbox_of(plan: Plan, template: Template) -> dict[str, str]:
     the plan's id, players and times."""
     started = plan.finished - HAND_SECONDS * max(1, len(template.hands))
     records = {}
-    for number, (name, hand) in enumerate(sorted(template.hands.items()), 1):
+    for number, (name, hand) in enumerate(sorted(template.hands.items(), key=lambda i: int(i[0][2:])), 1):
         record = {**hand, "game_id": plan.game_id}
         records[name] = compact({"at": started + number * HAND_SECONDS, "r": record})
     entry = dict(template.match)
@@ -399,6 +401,9 @@ def _drain_like(worker: int) -> tuple[list[float], float]:
         cpu = own_cpu() - cpu
         barrier.wait()  # all done: PostgreSQL's CPU is read while its backends are still there
         barrier.wait()
+    except BaseException:
+        barrier.abort()  # the parent is not left waiting: it gets this error from the pool
+        raise
     finally:
         database.close()
     return took, cpu
@@ -728,13 +733,17 @@ def measure_writes(
     _WORK.update(plans=plans, templates=templates, url=url, writers=writers, barrier=barrier, batch=batch)
     with context.Pool(writers) as pool:
         result = pool.map_async(_drain_like, range(writers))
-        barrier.wait()  # the writers have prepared their records and opened their connections
-        server_cpu = cpu_by_pid(postgres_pids(postgres_pid))
-        started = time.perf_counter()
-        barrier.wait()  # the writers are done
-        seconds = time.perf_counter() - started
-        server_used = cpu_by_pid(postgres_pids(postgres_pid))
-        barrier.wait()
+        try:
+            barrier.wait()  # the writers have prepared their records and opened their connections
+            server_cpu = cpu_by_pid(postgres_pids(postgres_pid))
+            started = time.perf_counter()
+            barrier.wait()  # the writers are done
+            seconds = time.perf_counter() - started
+            server_used = cpu_by_pid(postgres_pids(postgres_pid))
+            barrier.wait()
+        except threading.BrokenBarrierError:
+            result.get()  # raises the writer's error
+            raise
         parts = result.get()
     took = [s for part, _ in parts for s in part]
     postgres_cpu = sum(cpu - server_cpu.get(pid, 0.0) for pid, cpu in server_used.items())
