@@ -727,7 +727,10 @@ def measure_writes(
     plans = plan_matches(
         templates, population, rng, matches=matches, finished_from=now - 3600, finished_until=now
     )
-    give_heavy(plans, [matches // 20, matches // 50, matches // 100], rng)
+    for plan in plans:  # new ids on every run: a kept database has the last run's (a rewrite is a no-op)
+        plan.game_id = security.new_game_id()
+    # Heavy-2 and Heavy-3, whose rows two writers then lock in turn; Heavy-1 keeps its 10,000 games.
+    give_heavy(plans, [0, matches // 20, matches // 50], rng)
     context = multiprocessing.get_context("fork")
     barrier = context.Barrier(writers + 1)
     _WORK.update(plans=plans, templates=templates, url=url, writers=writers, barrier=barrier, batch=batch)
