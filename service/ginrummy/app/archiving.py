@@ -38,7 +38,15 @@ import orjson
 from ginrummy.engine import PRESETS, MatchEnd, Rules
 from ginrummy.engine.views import scores_view
 from ginrummy.store import DatabaseUnavailable, GameStore, Stored
-from ginrummy.store.archive import NO_STATE, Archive, HandRecord, MatchRecord, SeatRecord
+from ginrummy.store.archive import (
+    FORMAT,
+    FORMAT_VERSION,
+    NO_STATE,
+    Archive,
+    HandRecord,
+    MatchRecord,
+    SeatRecord,
+)
 from ginrummy.store.games import STORE_FAILURES
 
 from . import clocks, metrics, ratings
@@ -49,8 +57,6 @@ from .seats import players_json
 
 log = logging.getLogger(__name__)
 
-FORMAT = "ginrummy.match"  # the export document's "format"
-FORMAT_VERSION = 1  # its "version": a change that breaks a reader gets a new one
 MATCH_FIELD = "m"  # the outbox field of a finished match's record
 ANNOUNCE_GRACE = 60.0  # seconds after which an announced game with an empty outbox is settled
 RETRY_AFTER = 3.0  # seconds a pending game is left to its request before the drainer takes it
@@ -115,51 +121,55 @@ def document(match: Match, finished_ms: int) -> dict[str, Any]:
     }
 
 
-def final_points(match: Match) -> tuple[int, int]:
-    """Each seat's points in the match: the grand totals of its games, summed."""
+def final_points(games: list[dict[str, Any]]) -> tuple[int, int]:
+    """Each seat's points in the match: the grand totals of its games (score sheets), summed."""
     totals = [0, 0]
-    for score in scores_view(match.game)["games"]:
+    for score in games:
         for seat in (0, 1):
             totals[seat] += int(score["grand_totals"][seat])
     return totals[0], totals[1]
 
 
-def outbox_records(match: Match) -> dict[str, str]:
+def outbox_records(match: Match, hand: dict[str, Any] | None = None) -> dict[str, str]:
     """What a commit of this match sends to the archive: the hand that just ended, the match that just
-    ended (an outbox field each)."""
+    ended (an outbox field each). ``hand``: the ended hand's record when the caller made it already."""
     records: dict[str, str] = {}
     if match.hand_just_ended:
-        records[f"h:{match.game.hand_number}"] = compact({"at": time.time(), "r": hand_record(match)})
+        hand = hand_record(match) if hand is None else hand
+        records[f"h:{match.game.hand_number}"] = compact({"at": time.time(), "r": hand})
     if match.match_just_ended:
         records[MATCH_FIELD] = compact(_match_entry(match))
     return records
 
 
 def _match_entry(match: Match) -> dict[str, Any]:
-    meta, game = match.meta, match.game
+    """The finished match's outbox record: its export document, and what the archive's columns and the
+    players' records take from it."""
+    meta = match.meta
     now_ms = clocks.now_ms()
-    points = final_points(match)
-    stats = game.stats()
+    doc = document(match, now_ms)
+    result = doc["result"]
+    points = final_points(result["games"])
     seats = []
     for number, seat in enumerate(meta.seats):
-        counted = {k: v for k, v in stats[number].items() if isinstance(v, int)}
+        counted = {k: v for k, v in doc["stats"][number].items() if isinstance(v, int)}
         seats.append({"n": seat.name, "p": seat.player, "pt": points[number], "s": counted})
-    aborted = game.end_reason == MatchEnd.ABORTED
+    aborted = result["end_reason"] == MatchEnd.ABORTED
     return {
         "id": match.game_id,
         "seats": seats,
-        "rules": game.rules.to_dict(),
-        "family": family_of(game.rules, meta.rating_family),
-        "clock": None if meta.clock is None else {"per_move": meta.clock.per_move, "bank": meta.clock.bank},
-        "rated": meta.rated and not aborted and game.match_winner is not None,
-        "winner": game.match_winner,
-        "end": game.end_reason.value if game.end_reason else "finished",
+        "rules": doc["rules"],
+        "family": doc["family"],
+        "clock": doc["clock"],
+        "rated": meta.rated and not aborted and result["winner"] is not None,
+        "winner": result["winner"],
+        "end": result["end_reason"],
         "started": (meta.created_ms or now_ms) / 1000,
         "finished": now_ms / 1000,
-        "hands": len(game.summaries),
+        "hands": doc["hand_count"],
         "version": match.version,  # as this very commit writes it
         "state": match.encode(),
-        "doc": document(match, now_ms),
+        "doc": doc,
     }
 
 

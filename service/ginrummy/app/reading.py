@@ -43,9 +43,7 @@ class Reading:
         self.seating.seat_in(match.meta, token)  # a bad token is refused even here
         game = match.game
         record = None if match.archived else self.work.store.hand_record(game_id, number)
-        finished = 1 <= number < game.hand_number or (
-            number == game.hand_number and game.hand is not None and game.hand.over
-        )
+        finished = any(summary.number == number for summary in game.summaries)  # as the engine scored it
         if record is None and finished:  # Redis keeps the last hands of a game in play; PostgreSQL all
             archiving = self.work.archiving
             record = archiving.read(archiving.archive.hand, game_id, number)

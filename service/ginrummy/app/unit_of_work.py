@@ -115,10 +115,11 @@ class UnitOfWork:
         if match.archived:
             raise archived(game_id)
         created = match.version == 0
-        records = {game.hand_number: compact(hand_record(match))} if match.hand_just_ended else {}
+        hand = hand_record(match) if match.hand_just_ended else None
+        records = {game.hand_number: compact(hand)} if hand is not None else {}
         old_version = match.version
         match.version = version = old_version + 1
-        outbox = archiving.outbox_records(match)
+        outbox = archiving.outbox_records(match, hand)
         body: dict[str, Any] = {"game_id": game_id, **head} if head is not None else {"version": version}
         body["view"] = render.view(match, seat, render.PLAY_VIEW_OMITS)
         body["events"] = [

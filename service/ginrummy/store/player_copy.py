@@ -47,7 +47,7 @@ import psycopg
 import redis
 from psycopg import sql
 
-from .archive import NO_STATE, Ordinal
+from .archive import FORMAT, FORMAT_VERSION, NO_STATE, Ordinal
 from .connection import redact_url
 from .database import CONNECT_TIMEOUT, check_url
 from .games import StoreError
@@ -60,7 +60,6 @@ LOCK_TIMEOUT = "5min"  # longest a run waits for another one
 BATCH = 200  # players written per transaction
 IMPORTED = "redis-recent-games"  # the export document's "imported": where a copied game comes from
 CASUAL = "casual"  # the old records' family of an unrated game (PostgreSQL: NULL)
-FORMAT, FORMAT_VERSION = "ginrummy.match", 1  # the export document's format (ginrummy.app.archiving)
 
 INSERT_PLAYER = (
     "INSERT INTO players (name, name_folded, token_digest, created_at, played, won, lost, drawn)"
