@@ -160,7 +160,7 @@ def test_the_outbox_is_written_with_the_commit_and_never_expires(
     assert set(store.outbox(game_id)) == {"h:1", "m"}
 
     assert not store.retire(game_id, 5)  # refused while records wait
-    store.clear_outbox(game_id, ["h:1", "m"])
+    store.clear_outboxes({game_id: ["h:1", "m"]})
     assert store.retire(game_id, 5)
     keys = store.keys_of(game_id)
     assert store.outbox_key(game_id) not in keys and keys  # the emptied outbox is gone
@@ -219,7 +219,7 @@ def _commit_story(store: GameStore, game_id: str) -> None:
     announced = store.announce(game_id)
     store.commit(game_id, 2, "d", ["e3"], outbox={"m": "match"})
     assert store.outbox(game_id) == {"m": "match"}
-    store.clear_outbox(game_id, ["m"])
+    store.clear_outboxes({game_id: ["m"]})
     assert store.settle(game_id, announced) and store.retire(game_id, 1)
 
 

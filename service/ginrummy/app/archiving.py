@@ -7,10 +7,12 @@ when it ends or the worker dies between the two stores.
    set: a worker killed after the commit leaves the game listed with its records.
 2. **Drain.** Right after the commit, the request hands the game to its process's drainer thread
    (:meth:`Archiving.committed`) and answers: a move never waits for PostgreSQL, not even a slow or hung
-   one. The drainer drains the game's outbox at once (:meth:`Archiving.drain`): the records are written to
+   one. The drainer drains the game's outbox at once (:meth:`Archiving.drain`), with those of the games
+   handed off while its last write went on (up to :data:`DRAIN_TX`): their records are written to
    PostgreSQL in one transaction, idempotently (a hand by ``(game, number)``, a match by its id, its
-   ratings in the same transaction as the match's row), then taken out of the outbox, and the game is
-   taken off the pending set if nobody announced it again meanwhile.
+   ratings in the same transaction as the match's row), then taken out of the outboxes, and each game is
+   taken off the pending set if nobody announced it again meanwhile. A record PostgreSQL refuses (a bug)
+   holds back its own game only: the games of a refused transaction are then written one at a time.
 3. **Retry.** Between hand-offs, the drainer of one process at a time (under a Redis lock) makes a pass
    over what is still pending a few seconds after its announcement:
    what a request could not write (PostgreSQL down, a worker killed). An announcement whose commit failed
@@ -30,14 +32,14 @@ import queue
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import orjson
 
 from ginrummy.engine import PRESETS, MatchEnd, Rules
 from ginrummy.engine.views import scores_view
-from ginrummy.store import DatabaseUnavailable, GameStore, Stored
+from ginrummy.store import DatabaseUnavailable, DatabaseUnreachable, GameStore, Stored
 from ginrummy.store.archive import (
     FORMAT,
     FORMAT_VERSION,
@@ -62,6 +64,7 @@ ANNOUNCE_GRACE = 60.0  # seconds after which an announced game with an empty out
 RETRY_AFTER = 3.0  # seconds a pending game is left to its request before the drainer takes it
 DRAIN_INTERVAL = 1.0  # seconds between two passes of the background drainer
 DRAIN_BATCH = 100  # games per pass
+DRAIN_TX = 50  # games whose outboxes one transaction writes, at most (what has queued up meanwhile)
 LOCK_MS = 15_000
 MAX_BACKOFF = 10.0  # seconds between passes while PostgreSQL keeps failing
 FAILURE_LOG_INTERVAL = 60.0  # seconds between two warnings of a drainer that keeps failing
@@ -243,6 +246,7 @@ class Archiving:
         self.archive = archive
         self.config = config
         self._skip_until = 0.0  # after a failed write, hand-offs are left to the drainer's passes a while
+        self._refused_games: set[str] = set()  # games whose records PostgreSQL refused (told once)
         # Games whose commits just wrote to their outbox, for this process's drainer thread.
         self.handoff: queue.Queue[tuple[str, float]] = queue.Queue(maxsize=HANDOFF_MAX)
 
@@ -267,48 +271,108 @@ class Archiving:
         with contextlib.suppress(queue.Full):
             self.handoff.put_nowait((game_id, announced))
 
-    def drain(self, game_id: str, announced: float | None = None) -> bool:
-        """Write the game's outbox to PostgreSQL and empty it; settle its announcement ``announced``
-        (the request's own) when given. True when the outbox is empty afterwards. Failures are logged
-        and left to the drainer (the records stay in the outbox)."""
+    def drain(self, games: Sequence[tuple[str, float]]) -> bool:
+        """Write the outboxes of these games — handed off by the requests that committed them, with their
+        announcements — to PostgreSQL in one transaction, empty them and settle the announcements. True
+        when it went through; a failure is logged and left to the drainer's passes (the records stay)."""
         if time.monotonic() < self._skip_until:
             return False
         try:
-            records = self.store.outbox(game_id)
-            if records:
-                self._write(game_id, records)
-            if announced is not None:
-                self.store.settle(game_id, announced)
+            self._drain(games, committed=True)
         except (DatabaseUnavailable, *STORE_FAILURES) as error:
             metrics.record_archive_failure()
             self._skip_until = time.monotonic() + SKIP_AFTER_FAILURE
-            log.warning("archiving game %s is left to the drainer: %s", game_id, error)
+            log.warning("archiving %d game(s) is left to the drainer: %s", len(games), error)
             return False
         return True
 
-    def _write(self, game_id: str, records: dict[str, str]) -> None:
-        hands, matches = archive_records(game_id, records)
+    def drain_pending(self, now: float | None = None) -> int:
+        """One pass over the pending set: drain the games announced more than :data:`RETRY_AFTER`
+        seconds ago, :data:`DRAIN_TX` a transaction; settle those whose outbox is empty and whose
+        announcement is old enough that its commit is over. Returns how many games were written. Raises
+        on a failure of PostgreSQL."""
+        now = time.time() if now is None else now
+        found = self.store.pending(now - RETRY_AFTER, DRAIN_BATCH)
+        return sum(
+            self._drain(found[start : start + DRAIN_TX], committed=False, now=now)
+            for start in range(0, len(found), DRAIN_TX)
+        )
+
+    def _drain(self, games: Sequence[tuple[str, float]], *, committed: bool, now: float | None = None) -> int:
+        """Write these games' outboxes together and settle their announcements: at once when
+        ``committed`` (the requests that announced them handed them off after their commits), else once
+        older than :data:`ANNOUNCE_GRACE` (a commit may still be under way). Returns how many games were
+        written; a game whose records PostgreSQL refuses keeps them, and its announcement."""
+        latest: dict[str, float] = {}  # a game handed off twice (a hand, then the match): its last commit
+        for game_id, announced in games:
+            latest[game_id] = max(announced, latest.get(game_id, announced))
+        ids = list(latest)
+        outboxes = {
+            game_id: found for game_id, found in zip(ids, self.store.outboxes(ids), strict=True) if found
+        }
+        written = self._write(outboxes) if outboxes else set()
+        now = time.time() if now is None else now
+        for game_id, announced in latest.items():
+            if game_id in outboxes and game_id not in written:
+                continue
+            if committed or announced < now - ANNOUNCE_GRACE:
+                self.store.settle(game_id, announced)
+        return len(written)
+
+    def _write(self, outboxes: dict[str, dict[str, str]]) -> set[str]:
+        """Archive these outboxes in one transaction; when PostgreSQL refuses it (a value it will not
+        take, not a failure to reach it), one game at a time, so that one bad record holds back only its
+        own game. Returns the games written. Raises when PostgreSQL cannot be reached."""
+        parsed: dict[str, tuple[dict[str, str], list[HandRecord], list[MatchRecord]]] = {}
+        for game_id, records in outboxes.items():
+            try:
+                parsed[game_id] = (records, *archive_records(game_id, records))
+            except (ValueError, KeyError, TypeError) as error:  # a bug: its records stay, the others go on
+                self._refused(game_id, error)
+        if not parsed:
+            return set()
+        try:
+            self._write_together(parsed)
+            return set(parsed)
+        except DatabaseUnreachable:
+            raise
+        except DatabaseUnavailable as error:
+            if len(parsed) == 1:
+                self._refused(next(iter(parsed)), error)
+                return set()
+        written = set()
+        for game_id, one in parsed.items():
+            try:
+                self._write_together({game_id: one})
+            except DatabaseUnreachable:
+                raise
+            except DatabaseUnavailable as error:
+                self._refused(game_id, error)
+            else:
+                written.add(game_id)
+        return written
+
+    def _write_together(
+        self, parsed: dict[str, tuple[dict[str, str], list[HandRecord], list[MatchRecord]]]
+    ) -> None:
+        hands = [hand for _, found, _ in parsed.values() for hand in found]
+        matches = [match for _, _, found in parsed.values() for match in found]
         started = time.perf_counter()
         self.archive.write(hands, matches, ratings.rate)
         metrics.record_archived(len(hands), len(matches), time.perf_counter() - started)
-        self.store.clear_outbox(game_id, records)
-        if matches:
-            self.store.retire(game_id, self.config.finished_ttl)
+        self.store.clear_outboxes({game_id: records for game_id, (records, _, _) in parsed.items()})
+        for match in matches:
+            self.store.retire(match.game_id, self.config.finished_ttl)
 
-    def drain_pending(self, now: float | None = None) -> int:
-        """One pass over the pending set: drain the games announced more than :data:`RETRY_AFTER`
-        seconds ago; settle those whose outbox is empty and whose announcement is old enough that its
-        commit is over. Returns how many games were drained. Raises on a failure of PostgreSQL."""
-        now = time.time() if now is None else now
-        drained = 0
-        for game_id, announced in self.store.pending(now - RETRY_AFTER, DRAIN_BATCH):
-            records = self.store.outbox(game_id)
-            if records:
-                self._write(game_id, records)
-                drained += 1
-            elif announced < now - ANNOUNCE_GRACE:
-                self.store.settle(game_id, announced)
-        return drained
+    def _refused(self, game_id: str, error: Exception) -> None:
+        """A game whose records cannot be archived (a bug): they stay in its outbox, the game stays
+        pending (the archive's lag shows it), and it is told once per process."""
+        metrics.record_archive_failure()
+        if game_id not in self._refused_games:
+            self._refused_games.add(game_id)
+            log.error(
+                "the archive refuses the records of game %s; they stay in its outbox: %s", game_id, error
+            )
 
     def status(self) -> dict[str, Any]:
         """The outbox's depth (games pending) and the archive's lag (seconds since the oldest one)."""
@@ -343,14 +407,18 @@ class Drainer:
         told = 0.0  # when a failure was last logged: once a minute while they go on, not every pass
         while not self._stop.is_set():
             try:
-                game_id, announced = archiving.handoff.get(timeout=max(0.0, next_pass - time.monotonic()))
+                handed = [archiving.handoff.get(timeout=max(0.0, next_pass - time.monotonic()))]
             except queue.Empty:
                 pass
             else:
+                # With it, what has queued up while the last write went on: one transaction for them all.
+                with contextlib.suppress(queue.Empty):
+                    while len(handed) < DRAIN_TX:
+                        handed.append(archiving.handoff.get_nowait())
                 try:
-                    archiving.drain(game_id, announced)
+                    archiving.drain(handed)
                 except Exception:  # a bug: logged, and the records stay for the next pass
-                    log.exception("archiving game %s failed", game_id)
+                    log.exception("archiving %d game(s) failed", len(handed))
                 continue
             try:
                 if archiving.store.hold_drain_lock(self.owner, LOCK_MS):

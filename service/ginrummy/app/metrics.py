@@ -18,7 +18,10 @@ GAMES_CREATED = Counter("gin_games_created", "Games created")
 GAMES_FINISHED = Counter("gin_games_finished", "Games (matches) played to the end")
 ARCHIVED = Counter("gin_archived", "Records written to the archive (PostgreSQL), by kind", ["kind"])
 ARCHIVE_FAILURES = Counter("gin_archive_failures", "Attempts to write the archive that failed (retried)")
-ARCHIVE_WRITE = Histogram("gin_archive_write_seconds", "Time one outbox took to be written to PostgreSQL")
+ARCHIVE_WRITE = Histogram(
+    "gin_archive_write_seconds",
+    "Time one archive transaction (the outboxes of up to 50 games) took in PostgreSQL",
+)
 ARCHIVE_PENDING = Gauge(
     "gin_archive_pending", "Games whose records wait in the outbox for PostgreSQL", multiprocess_mode="max"
 )

@@ -8,7 +8,7 @@ methods and never see a key or a query.
 """
 
 from .connection import make_client, rate_limit_storage
-from .database import Database, DatabaseUnavailable, DatabaseUrlError
+from .database import Database, DatabaseUnavailable, DatabaseUnreachable, DatabaseUrlError
 from .embedded import EmbeddedRedis
 from .embedded_postgres import EmbeddedPostgres
 from .games import (
@@ -30,6 +30,7 @@ from .players import NameTaken, PlayerStore
 __all__ = [
     "Database",
     "DatabaseUnavailable",
+    "DatabaseUnreachable",
     "DatabaseUrlError",
     "EmbeddedPostgres",
     "EmbeddedRedis",

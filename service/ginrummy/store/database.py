@@ -47,6 +47,10 @@ log = logging.getLogger(__name__)
 # PostgreSQL's failures (down, refused, timed out, a statement cancelled), under a name the application
 # can catch without importing the driver (the archive's reads answer 503 with it; its writes are retried).
 DatabaseUnavailable = psycopg.Error
+# …and the part of them that says nothing of what was sent (PostgreSQL not reached, the pool exhausted, a
+# statement cancelled): a write that fails so would fail alike in any company; another failure of a write of
+# many records (a value refused) is told apart by writing them one at a time.
+DatabaseUnreachable = psycopg.OperationalError
 
 
 class DatabaseUrlError(ValueError):

@@ -502,14 +502,24 @@ class GameStore:
 
     def outbox(self, game_id: str) -> dict[str, str]:
         """The records waiting in the game's outbox, by field (``h:<n>``, ``m``)."""
-        raw = self.client.hgetall(self.outbox_key(game_id))
-        return {_text(name): _unpack(value) for name, value in raw.items()}
+        return self.outboxes([game_id])[0]
 
-    def clear_outbox(self, game_id: str, names: Iterable[str]) -> None:
-        """Drop records that PostgreSQL now has (the key goes with its last field)."""
-        names = list(names)
-        if names:
-            self.client.hdel(self.outbox_key(game_id), *names)
+    def outboxes(self, game_ids: Sequence[str]) -> list[dict[str, str]]:
+        """The outboxes of several games, in one round trip per node (a pipeline: many slots)."""
+        pipe = self.client.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hgetall(self.outbox_key(game_id))
+        return [{_text(name): _unpack(value) for name, value in raw.items()} for raw in pipe.execute()]
+
+    def clear_outboxes(self, written: Mapping[str, Iterable[str]]) -> None:
+        """Drop records that PostgreSQL now has, by game (a key goes with its last field); one round trip
+        per node."""
+        pipe = self.client.pipeline(transaction=False)
+        for game_id, names in written.items():
+            names = list(names)
+            if names:
+                pipe.hdel(self.outbox_key(game_id), *names)
+        pipe.execute()
 
     def pending(self, announced_before: float, limit: int) -> list[tuple[str, float]]:
         """Games announced before that time (oldest first) with their scores."""
