@@ -18,11 +18,14 @@
    one client at a time; then 4 clients at once.
 4. **Export.** ``Accept: application/x-ndjson`` of ``Heavy-1``'s games: time, bytes, lines, and the
    serving worker's RSS before, during (sampled every 20 ms) and after.
-5. **Writes.** Fresh matches archived as drainers write what they are handed — each hand's outbox as it
-   ends, the last hand's with the match — by 1 and then 2 writer processes, durable commits: one outbox a
-   write (the drainer of today) and ``--write-batches`` of them (a drainer taking what has queued up);
-   matches/s, and the CPU a match takes (writer and PostgreSQL), which a busy machine does not inflate
-   as much as the time.
+5. **Writes.** Fresh matches archived as the service archives them: in 1 and then 2 processes, the
+   commits of 200 matches played at the same time — each finished hand's outbox, the last one's with the
+   match, committed by the store's Lua script into a real Redis (an embedded one), announced and handed
+   to the process's drainer thread (:class:`~ginrummy.app.archiving.Drainer`) — as fast as Redis takes
+   them, until the drainers have archived everything; with transactions of up to 1 game (the drainer
+   before it wrote what had queued up together) and up to ``DRAIN_TX`` (the service's). Durable
+   commits; matches/s, transactions, and the CPU a match takes (process and PostgreSQL), which a busy
+   machine does not inflate as much as the time.
 6. **Redis.** Matches played to the end (and resigned) through the service: ``MEMORY USAGE`` of every
    key of each game once it is over, and again after ``GIN_FINISHED_TTL`` (set to a few seconds here).
 
@@ -45,6 +48,7 @@ import datetime as dt
 import http.client
 import multiprocessing
 import os
+import queue
 import random
 import shutil
 import statistics
@@ -66,17 +70,21 @@ sys.path[:0] = [str(ROOT / "service"), str(ROOT)]
 import psycopg  # noqa: E402
 from bench_load import children_of, cpu_by_pid, own_cpu, postgres_pids, service_env  # noqa: E402
 from ginrummy import bots  # noqa: E402
-from ginrummy.app import dealing, ratings, security  # noqa: E402
-from ginrummy.app.archiving import archive_records, outbox_records  # noqa: E402
+from ginrummy.app import archiving as archiving_module  # noqa: E402
+from ginrummy.app import dealing, metrics, ratings, security  # noqa: E402
+from ginrummy.app.archiving import Archiving, Drainer, archive_records, outbox_records  # noqa: E402
+from ginrummy.app.config import Config  # noqa: E402
 from ginrummy.app.match import compact  # noqa: E402
 from ginrummy.app.matches import bot_player  # noqa: E402
 from ginrummy.app.metadata import GameMeta, Seat  # noqa: E402
 from ginrummy.app.render import BOT_VIEW_OMITS  # noqa: E402
 from ginrummy.engine import Action, Rules, seat_view  # noqa: E402
 from ginrummy.store.archive import Archive, HandRecord, MatchRecord  # noqa: E402
+from ginrummy.store.connection import make_client  # noqa: E402
 from ginrummy.store.database import Database  # noqa: E402
 from ginrummy.store.embedded import EmbeddedRedis  # noqa: E402
 from ginrummy.store.embedded_postgres import EmbeddedPostgres  # noqa: E402
+from ginrummy.store.games import GameStore  # noqa: E402
 from ginrummy.store.players import PlayerStore  # noqa: E402
 from ginrummy.store.schema import migrate  # noqa: E402
 
@@ -312,6 +320,8 @@ def records_of(plan: Plan, template: Template) -> tuple[list[HandRecord], list[M
     return archive_records(plan.game_id, outbox_of(plan, template))
 
 
+Commit = tuple[str, int, dict[str, str]]  # a game, the version its commit makes, its outbox fields
+
 # --- writers (processes) -----------------------------------------------------------------------------
 # Set in the parent before the writers fork; read by them.
 _WORK: dict[str, Any] = {}
@@ -349,15 +359,17 @@ def _synthesise(worker: int) -> tuple[int, int]:
     return matches, hands
 
 
-Outbox = tuple[list[HandRecord], list[MatchRecord]]
-
-
-def outboxes_in_turn(prepared: Sequence[Outbox], at_once: int) -> list[Outbox]:
-    """What the drainer is handed, in order, when ``at_once`` matches are played at the same time: each
-    finished hand's outbox (the hand), and the last one's with the match, game after game in turn."""
-    games = [[([hand], []) for hand in hands[:-1]] + [(hands[-1:], match)] for hands, match in prepared]
-    out: list[Outbox] = []
-    playing: list[Iterator[Outbox]] = []
+def commits_in_turn(outboxes: Sequence[tuple[str, dict[str, str]]], at_once: int) -> list[Commit]:
+    """The commits that write to the outboxes when ``at_once`` matches are played at the same time: each
+    finished hand's (its record), the last one's with the match's, game after game in turn."""
+    games = []
+    for game_id, records in outboxes:
+        hands = sorted((name for name in records if name != "m"), key=lambda name: int(name[2:]))
+        parts = [{name: records[name]} for name in hands] or [{}]  # (resigned in its first hand: no hand)
+        parts[-1]["m"] = records["m"]
+        games.append([(game_id, version, part) for version, part in enumerate(parts, 1)])
+    out: list[Commit] = []
+    playing: list[Iterator[Commit]] = []
     waiting = iter(games)
     while True:
         while len(playing) < at_once:
@@ -375,38 +387,69 @@ def outboxes_in_turn(prepared: Sequence[Outbox], at_once: int) -> list[Outbox]:
                 out.append(entry)
 
 
-def _drain_like(worker: int) -> tuple[list[float], float]:
-    """A writer of the write-rate phase, as a drainer archives what it is handed: ``batch`` outboxes in
-    each write (1: one game's at a time, as the drainer does today). Returns each write's seconds and
-    the CPU seconds the writer used."""
-    plans: list[Plan] = _WORK["plans"][worker :: _WORK["writers"]]
-    templates: list[Template] = _WORK["templates"]
-    batch: int = _WORK["batch"]
-    outboxes = outboxes_in_turn([records_of(plan, templates[plan.template]) for plan in plans], batch)
-    database, archive = _archive(_WORK["url"])
+def _drain_for_real(worker: int) -> tuple[int, float, float]:
+    """A service process of the write-rate phase, less its HTTP: the commits of 200 matches played at
+    the same time, as fast as Redis takes them — each announced, committed with its outbox by the store's
+    Lua script and handed to the process's drainer (:class:`~ginrummy.app.archiving.Drainer`, its
+    thread, ``DRAIN_TX`` games a transaction at most) — until the drainer has archived them all.
+    Returns the transactions it made, its seconds and CPU seconds."""
     barrier: Any = _WORK["barrier"]
-    barrier.wait()
-    cpu = own_cpu()
-    took = []
     try:
-        for start in range(0, len(outboxes), batch):
-            chosen = outboxes[start : start + batch]
-            began = time.perf_counter()
-            archive.write(
-                [hand for hands, _ in chosen for hand in hands],
-                [match for _, matches in chosen for match in matches],
-                ratings.rate,
-            )
-            took.append(time.perf_counter() - began)
-        cpu = own_cpu() - cpu
-        barrier.wait()  # all done: PostgreSQL's CPU is read while its backends are still there
-        barrier.wait()
+        return _drain_as_the_service(barrier, _WORK["plans"][worker :: _WORK["writers"]])
     except BaseException:
         barrier.abort()  # the parent is not left waiting: it gets this error from the pool
         raise
+
+
+def _drain_as_the_service(barrier: Any, plans: list[Plan]) -> tuple[int, float, float]:
+    archiving_module.DRAIN_TX = _WORK["drain_tx"]
+    templates: list[Template] = _WORK["templates"]
+    commits = commits_in_turn([(p.game_id, outbox_of(p, templates[p.template])) for p in plans], 200)
+    store = GameStore(make_client(_WORK["redis_url"]), live_ttl=3600, events_maxlen=5)
+    database = Database(_WORK["url"], min_size=1, max_size=2)
+    try:
+        database.pool.wait(30)
+        archiving = Archiving(store, Archive(database, ordinal=ratings.ordinal), Config(finished_ttl=60))
+        archiving.handoff = queue.Queue()  # (unbounded: a full one would leave games to the passes)
+        drainer = Drainer(archiving)
+
+        def play() -> None:
+            for game_id, version, records in commits:
+                announced = store.announce(game_id)
+                if version == 1:
+                    store.create(game_id, "played", ["e"], outbox=records)
+                else:
+                    store.commit(game_id, version - 1, "played", ["e"], outbox=records)
+                archiving.committed(game_id, announced)
+
+        if _WORK["backlog"]:
+            play()  # before the clock: the drainers catch up with what waits
+        barrier.wait()
+        cpu = own_cpu()
+        began = time.perf_counter()
+        written = transactions()
+        drainer.start()
+        if not _WORK["backlog"]:
+            play()
+        while archiving.handoff.qsize() or store.pending_summary()[0]:  # (settled: archived)
+            time.sleep(0.01)
+        seconds, cpu = time.perf_counter() - began, own_cpu() - cpu
+        drainer.stop()
+        barrier.wait()  # all done: PostgreSQL's CPU is read while its backends are still there
+        barrier.wait()
     finally:
         database.close()
-    return took, cpu
+    return int(transactions() - written), seconds, cpu
+
+
+def transactions() -> float:
+    """The archive transactions this process made so far (its ``gin_archive_write_seconds`` count)."""
+    return sum(
+        sample.value
+        for metric in metrics.ARCHIVE_WRITE.collect()
+        for sample in metric.samples
+        if sample.name.endswith("_count")
+    )
 
 
 # --- the database ------------------------------------------------------------------------------------
@@ -710,15 +753,18 @@ def measure_export(port: int, master: int, postgres_pid: int | None) -> dict[str
 
 def measure_writes(
     url: str,
+    redis_url: str,
     postgres_pid: int | None,
     templates: list[Template],
     matches: int,
     writers: int,
-    batch: int,
+    drain_tx: int,
     seed: int,
+    backlog: bool,
 ) -> dict[str, Any]:
-    """Fresh matches archived as drainers archive them, by ``writers`` processes at once, ``batch``
-    outboxes a write; durable commits. With the CPU the writers and PostgreSQL (when it is ours) used."""
+    """Fresh matches archived by the drainers of ``writers`` processes, ``drain_tx`` games a transaction
+    at most, while they are committed (or ``backlog``: after); durable commits. With the CPU the processes
+    and PostgreSQL (when it is ours) used."""
     with psycopg.connect(url) as conn:
         known = [str(r[0]) for r in conn.execute("SELECT name FROM players WHERE name LIKE 'player%'")]
     rng = random.Random(seed)
@@ -733,11 +779,20 @@ def measure_writes(
     give_heavy(plans, [0, matches // 20, matches // 50], rng)
     context = multiprocessing.get_context("fork")
     barrier = context.Barrier(writers + 1)
-    _WORK.update(plans=plans, templates=templates, url=url, writers=writers, barrier=barrier, batch=batch)
+    _WORK.update(
+        plans=plans,
+        templates=templates,
+        url=url,
+        redis_url=redis_url,
+        writers=writers,
+        barrier=barrier,
+        drain_tx=drain_tx,
+        backlog=backlog,
+    )
     with context.Pool(writers) as pool:
-        result = pool.map_async(_drain_like, range(writers))
+        result = pool.map_async(_drain_for_real, range(writers))
         try:
-            barrier.wait()  # the writers have prepared their records and opened their connections
+            barrier.wait()  # the writers have prepared their commits and opened their connections
             server_cpu = cpu_by_pid(postgres_pids(postgres_pid))
             started = time.perf_counter()
             barrier.wait()  # the writers are done
@@ -748,7 +803,6 @@ def measure_writes(
             result.get()  # raises the writer's error
             raise
         parts = result.get()
-    took = [s for part, _ in parts for s in part]
     postgres_cpu = sum(cpu - server_cpu.get(pid, 0.0) for pid, cpu in server_used.items())
     return {
         "matches": len(plans),
@@ -756,8 +810,8 @@ def measure_writes(
         "rated": sum(p.rated for p in plans),
         "seconds": seconds,
         "per_second": len(plans) / seconds,
-        "writes": took,
-        "writer_cpu": sum(cpu for _, cpu in parts) / len(plans),
+        "transactions": sum(made for made, _, _ in parts),
+        "writer_cpu": sum(cpu for _, _, cpu in parts) / len(plans),
         "postgres_cpu": postgres_cpu / len(plans) if postgres_pid else None,
     }
 
@@ -850,10 +904,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--templates", type=int, default=48, help="real matches played to copy (default 48)")
     parser.add_argument("--write-matches", type=int, default=2000, help="matches of the write-rate phase")
     parser.add_argument(
-        "--write-batches",
+        "--drain-tx",
         type=lambda text: [int(n) for n in text.split(",")],
-        default=[1, 10, 50],
-        help="outboxes a write in the write-rate phase (default 1,10,50; 1 is the drainer of today)",
+        default=[1, archiving_module.DRAIN_TX],
+        help="games a drainer's transaction takes at most in the write-rate phase (default 1 and the"
+        f" service's {archiving_module.DRAIN_TX}; 1: the drainer before it wrote what queued up together)",
     )
     parser.add_argument("--grace", type=int, default=5, help="GIN_FINISHED_TTL of the Redis phase (seconds)")
     parser.add_argument("--data-dir", default="/tmp/gin-bench-archive/postgres")
@@ -896,26 +951,43 @@ def report_writes(
     url: str, postgres_pid: int | None, templates: list[Template], args: argparse.Namespace
 ) -> None:
     print(
-        "archive writes: fresh matches with their hands, as a drainer writes what it is handed, durable"
-        f" commits ({machine_load()}):"
+        "archive writes: fresh matches with their hands, committed to Redis with their outboxes and archived"
+        f" by the processes' drainers, durable commits ({machine_load()}):"
     )
-    for batch in args.write_batches:
-        for writers in (1, 2):
-            found = measure_writes(
-                url, postgres_pid, templates, args.write_matches, writers, batch, args.seed + writers + batch
-            )
-            cpu = found["writer_cpu"] + (found["postgres_cpu"] or 0.0)
-            postgres = (
-                "" if found["postgres_cpu"] is None else f" + PostgreSQL {found['postgres_cpu'] * 1000:.2f}"
-            )
-            print(
-                f"  {writers} writer(s), {batch:>2} outbox(es) a write: {found['per_second']:6,.0f} matches/s"
-                f" ({found['matches']:,} matches, {found['rated']:,} rated, {found['hands']:,} hands in"
-                f" {found['seconds']:.1f} s); CPU a match: writer {found['writer_cpu'] * 1000:.2f}{postgres}"
-                f" ms (CPU-bound at {(os.cpu_count() or 1) / cpu:,.0f}/s on an idle machine's cores);"
-                f" a write {percentiles(found['writes'])}",
-                flush=True,
-            )
+    workdir = Path(tempfile.mkdtemp(prefix="gin-bench-archive-writes-"))
+    with EmbeddedRedis(workdir / "redis") as server:
+        for backlog, drain_tx in [(False, n) for n in args.drain_tx] + [(True, max(args.drain_tx))]:
+            if backlog:
+                print("  a backlog (every commit made before the drainers start; what they catch up with):")
+            for writers in (1, 2):
+                found = measure_writes(
+                    url,
+                    server.url,
+                    postgres_pid,
+                    templates,
+                    args.write_matches,
+                    writers,
+                    drain_tx,
+                    args.seed + writers + drain_tx + backlog,
+                    backlog,
+                )
+                cpu = found["writer_cpu"] + (found["postgres_cpu"] or 0.0)
+                postgres = (
+                    ""
+                    if found["postgres_cpu"] is None
+                    else f" + PostgreSQL {found['postgres_cpu'] * 1000:.2f}"
+                )
+                each = found["matches"] / max(1, found["transactions"])
+                print(
+                    f"  {writers} process(es), up to {drain_tx:>2} games a transaction:"
+                    f" {found['per_second']:6,.0f} matches/s ({found['matches']:,} matches,"
+                    f" {found['rated']:,} rated, {found['hands']:,} hands in {found['seconds']:.1f} s;"
+                    f" {found['transactions']:,} transactions, {each:.1f} matches each);"
+                    f" CPU a match: process {found['writer_cpu'] * 1000:.2f}{postgres} ms"
+                    f" (CPU-bound at {(os.cpu_count() or 1) / cpu:,.0f}/s on an idle machine's cores)",
+                    flush=True,
+                )
+    shutil.rmtree(workdir, ignore_errors=True)
 
 
 def report_service(url: str, postgres_pid: int | None, args: argparse.Namespace, phases: set[str]) -> None:

@@ -159,9 +159,9 @@ def test_the_outbox_is_written_with_the_commit_and_never_expires(
         store.commit(game_id, 1, "c", ["g"], outbox={"h:2": "never"})
     assert set(store.outbox(game_id)) == {"h:1", "m"}
 
-    assert not store.retire(game_id, 5)  # refused while records wait
+    assert store.retire([game_id], 5) == [False]  # refused while records wait
     store.clear_outboxes({game_id: ["h:1", "m"]})
-    assert store.retire(game_id, 5)
+    assert store.retire([game_id], 5) == [True]
     keys = store.keys_of(game_id)
     assert store.outbox_key(game_id) not in keys and keys  # the emptied outbox is gone
     assert all(0 < raw.ttl(key) <= 5 for key in keys)  # idempotency records included
@@ -179,10 +179,14 @@ def test_an_announcement_is_settled_only_if_nobody_announced_again(store: GameSt
     time.sleep(0.002)
     second = store.announce(game_id)
     assert second > first
-    assert not store.settle(game_id, first)  # announced again since: it stays listed
-    assert store.pending_summary()[0] >= 1
-    assert store.settle(game_id, second)
+    other = uuid.uuid4().hex
+    third = store.announce(other)
+    assert store.settle([(game_id, first), (other, third)]) == 1  # announced again since: it stays listed
+    listed = [game for game, _ in store.pending(time.time() + 1, 10_000)]
+    assert game_id in listed and other not in listed
+    assert store.settle([(game_id, second)]) == 1
     assert game_id not in [game for game, _ in store.pending(time.time() + 1, 10_000)]
+    assert store.settle([]) == 0
 
 
 def test_waiting_for_events_returns_when_one_arrives(store: GameStore, game_id: str) -> None:
@@ -216,11 +220,15 @@ def _commit_story(store: GameStore, game_id: str) -> None:
     assert store.hand_record(game_id, 1) == "r1"
     assert len(store.keys_of(game_id)) == 6
     # The archive's outbox and the retirement of an archived match (one slot: fine on a Cluster).
+    # Several games at once (in other slots): outboxes read and cleared, games settled and retired.
+    other = game_id + "-2"
     announced = store.announce(game_id)
     store.commit(game_id, 2, "d", ["e3"], outbox={"m": "match"})
-    assert store.outbox(game_id) == {"m": "match"}
-    store.clear_outboxes({game_id: ["m"]})
-    assert store.settle(game_id, announced) and store.retire(game_id, 1)
+    store.create(other, "a", ["e1"], outbox={"h:1": "hand", "m": "match"})
+    assert store.outboxes([game_id, other]) == [{"m": "match"}, {"h:1": "hand", "m": "match"}]
+    store.clear_outboxes({game_id: ["m"], other: ["h:1"]})
+    assert store.retire([game_id, other], 1) == [True, False]  # the other still holds its match's record
+    assert store.settle([(game_id, announced)]) == 1
 
 
 def test_the_store_works_on_a_redis_cluster(redis_cluster_url: str, game_id: str) -> None:

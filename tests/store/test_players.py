@@ -340,3 +340,44 @@ def test_leaderboard_ranks_by_ordinal(players: PlayerStore, archive: Archive) ->
     assert [players.rank(name.upper(), family) for name in names[::3]] == [3, 4]
     assert players.rank(_name(), family) is None
     assert ordinal(*targets[names[3]]) == 2.0
+
+
+def test_one_write_of_many_matches_rates_them_in_order_and_counts_each_once(
+    players: PlayerStore, archive: Archive
+) -> None:
+    """A drainer's transaction holds the matches that queued up: the same players' rated matches are
+    rated one after the other (each from the rating the one before left), a match archived before is
+    left as it was, and a player's counters and statistics add up over the write."""
+    ann, bob, family = _name("Ann"), _name("Bob"), _family()
+    old = "g" + uuid.uuid4().hex
+    assert _record(
+        archive, (ann, bob), 0, game_id=old, family=family, rated=True, rate=ten_points_to_the_winner(0)
+    )
+
+    def match(winner: int, game_id: str | None = None, finished: float = 1_700_000_100.0) -> MatchRecord:
+        seats = (SeatRecord(ann, ann, 100, {"gins": 1}), SeatRecord(bob, bob, 40, {"knocks": 2}))
+        return MatchRecord(
+            game_id=game_id or "g" + uuid.uuid4().hex, seats=seats, rules={}, family=family, clock=None,
+            rated=True, winner=winner, end_reason="finished", started_at=finished - 60, finished_at=finished,
+            hands=1, version=9, state="opaque", document={"n": finished},
+        )  # fmt: skip
+
+    def alternate(before: tuple[Rating | None, Rating | None], winner: int) -> tuple[Rating, Rating]:
+        result: tuple[Rating, Rating] = ten_points_to_the_winner(winner)(before, winner)
+        return result
+
+    batch = [match(0, finished=1_700_000_100.0 + n) for n in range(3)] + [match(1, game_id=old)]
+    batch.insert(2, match(1, finished=1_700_000_101.5))
+    assert archive.write([], batch, alternate) == [m.game_id for m in batch if m.game_id != old]
+    profile = players.get(ann)
+    assert profile is not None
+    assert (profile["played"], profile["won"], profile["lost"]) == (5, 4, 1)
+    assert profile["stats"] == {"gins": 5, "hands": 3}  # (the first match, archived alone, played 3)
+    assert profile["ratings"][family]["games"] == 5
+    assert players.rating(ann, family) == (25.0 + 30, DEFAULT[1] - 5)  # +10 four times, −10 once
+    player = archive.player(ann)
+    assert player is not None
+    history = archive.rating_history(player[0], family)
+    assert len(history) == 5
+    for earlier, later in zip(history, history[1:], strict=False):  # each from where the one before left
+        assert later["mu_before"] == earlier["mu_after"]

@@ -312,11 +312,12 @@ class Archiving:
         }
         written = self._write(outboxes) if outboxes else set()
         now = time.time() if now is None else now
-        for game_id, announced in latest.items():
-            if game_id in outboxes and game_id not in written:
-                continue
-            if committed or announced < now - ANNOUNCE_GRACE:
-                self.store.settle(game_id, announced)
+        self.store.settle(
+            (game_id, announced)
+            for game_id, announced in latest.items()
+            if (game_id not in outboxes or game_id in written)
+            and (committed or announced < now - ANNOUNCE_GRACE)
+        )
         return len(written)
 
     def _write(self, outboxes: dict[str, dict[str, str]]) -> set[str]:
@@ -361,8 +362,8 @@ class Archiving:
         self.archive.write(hands, matches, ratings.rate)
         metrics.record_archived(len(hands), len(matches), time.perf_counter() - started)
         self.store.clear_outboxes({game_id: records for game_id, (records, _, _) in parsed.items()})
-        for match in matches:
-            self.store.retire(match.game_id, self.config.finished_ttl)
+        if matches:
+            self.store.retire([match.game_id for match in matches], self.config.finished_ttl)
 
     def _refused(self, game_id: str, error: Exception) -> None:
         """A game whose records cannot be archived (a bug): they stay in its outbox, the game stays

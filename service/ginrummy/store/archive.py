@@ -39,10 +39,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 import psycopg
 from psycopg import sql
 from psycopg.rows import dict_row
-from psycopg.types.json import Json
 
 from .database import Database
 
@@ -61,6 +61,10 @@ STREAM_BATCH = 200  # rows fetched at a time by a streaming read's server-side c
 
 def _at(seconds: float) -> dt.datetime:
     return dt.datetime.fromtimestamp(seconds, dt.UTC)
+
+
+def _json(value: Any) -> str:
+    return orjson.dumps(value).decode()
 
 
 def _columns(rows: Iterable[Sequence[Any]]) -> list[list[Any]]:
@@ -190,7 +194,6 @@ class Archive:
     ) -> list[str]:
         """Archive these hands and matches in one transaction; returns the ids of the matches that were
         new (a match archived before is left as it was). Raises ``psycopg.Error`` (nothing written)."""
-        new = []
         # In pipeline mode, a statement is sent at once and its answer read only when it is needed (a
         # fetch) or at the end: every statement before a fetch travels in the same round trip.
         with self.database.connection() as conn, conn.pipeline():
@@ -199,75 +202,70 @@ class Archive:
                     INSERT_HANDS,
                     _columns((h.game_id, h.number, h.record, _at(h.finished_at)) for h in hands),
                 )
-            if matches:
-                ids = self._lock_players(conn, [seat.player for match in matches for seat in match.seats])
-                for match in matches:
-                    if self._write_match(conn, match, ids, rate):
-                        new.append(match.game_id)
-        return new
+            if not matches:
+                return []
+            ids = self._lock_players(conn, [seat.player for match in matches for seat in match.seats])
+            new = self._insert_games(conn, matches, ids)
+            counted = []  # the new matches, each with its seats' player ids
+            for match in matches:
+                if match.game_id not in new:
+                    continue  # archived before
+                player_ids = [
+                    None if seat.player is None else ids[seat.player.casefold()] for seat in match.seats
+                ]
+                if (
+                    player_ids[0] is None or player_ids[0] != player_ids[1]
+                ):  # (one player on both: not counted)
+                    counted.append((match, player_ids))
+            rated = [
+                (match, (first, second))
+                for match, (first, second) in counted
+                if match.rated and match.winner is not None and match.family
+                if first is not None and second is not None
+            ]
+            if rated:
+                self._rate(conn, rated, rate)
+            self._count(conn, counted, {match.game_id for match, _ in rated})
+        return [match.game_id for match in matches if match.game_id in new]
 
-    def _write_match(
-        self, conn: psycopg.Connection[Any], match: MatchRecord, ids: Mapping[str, int], rate: RateFunction
-    ) -> bool:
-        """One match, its players locked already (``ids``: their ids by folded name)."""
-        folded = [None if seat.player is None else seat.player.casefold() for seat in match.seats]
-        same_player = folded[0] is not None and folded[0] == folded[1]
-        player_ids = [None if f is None else ids[f] for f in folded]
-        inserted = conn.execute(
+    @staticmethod
+    def _insert_games(
+        conn: psycopg.Connection[Any], matches: Sequence[MatchRecord], ids: Mapping[str, int]
+    ) -> set[str]:
+        """Insert the matches' rows (one statement); returns the ids of those that were not there."""
+
+        def pid(seat: SeatRecord) -> int | None:
+            return None if seat.player is None else ids[seat.player.casefold()]
+
+        rows = conn.execute(
             "INSERT INTO games (id, player0_id, player1_id, rules, family, clock, winner, end_reason, rated,"
             " started_at, finished_at, document, state, version, hands)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+            " SELECT * FROM unnest(%s::text[], %s::bigint[], %s::bigint[], %b::text[]::jsonb[], %s::text[],"
+            " %b::text[]::jsonb[], %s::smallint[], %s::text[], %s::boolean[], %s::timestamptz[],"
+            " %s::timestamptz[], %b::text[]::json[], %s::text[], %s::int[], %s::int[])"
             " ON CONFLICT (id) DO NOTHING RETURNING id",
-            [
-                match.game_id,
-                player_ids[0],
-                player_ids[1],
-                Json(match.rules),
-                match.family,
-                None if match.clock is None else Json(match.clock),
-                match.winner,
-                match.end_reason,
-                match.rated,
-                _at(match.started_at),
-                _at(match.finished_at),
-                Json(match.document),
-                match.state,
-                match.version,
-                match.hands,
-            ],
-        ).fetchone()
-        if inserted is None or same_player:
-            return inserted is not None  # archived before; or one player on both seats: nothing to count
-        rated = match.rated and None not in player_ids and match.winner is not None and match.family
-        if rated:
-            assert match.winner is not None and match.family is not None
-            self._rate(conn, match, [pid for pid in player_ids if pid is not None], match.winner, rate)
-        seats = [(seat, pid) for seat, pid in enumerate(player_ids) if pid is not None]
-        if not seats:
-            return True
-        self._count(conn, match, seats)
-        at = _at(match.finished_at)
-        conn.execute(
-            INSERT_GAME_PLAYERS,
             _columns(
                 (
                     match.game_id,
-                    seat,
-                    pid,
-                    player_ids[1 - seat],
-                    match.result(seat),
-                    bool(rated),
+                    pid(match.seats[0]),
+                    pid(match.seats[1]),
+                    _json(match.rules),
                     match.family,
-                    at,
-                    match.seats[seat].points,
-                    match.seats[1 - seat].points,
-                    match.seats[1 - seat].player or match.seats[1 - seat].name,
+                    None if match.clock is None else _json(match.clock),
+                    match.winner,
                     match.end_reason,
+                    match.rated,
+                    _at(match.started_at),
+                    _at(match.finished_at),
+                    _json(match.document),
+                    match.state,
+                    match.version,
+                    match.hands,
                 )
-                for seat, pid in seats
+                for match in matches
             ),
-        )
-        return True
+        ).fetchall()
+        return {str(row[0]) for row in rows}
 
     @staticmethod
     def _lock_players(conn: psycopg.Connection[Any], names: Sequence[str | None]) -> dict[str, int]:
@@ -290,85 +288,127 @@ class Archive:
         return {str(folded): int(pid) for pid, folded in rows}
 
     @staticmethod
-    def _count(conn: psycopg.Connection[Any], match: MatchRecord, seats: Sequence[tuple[int, int]]) -> None:
-        """The players' career counters and summed statistics: one statement each for both seats."""
-        counted = []
-        for seat, pid in seats:
-            result = match.result(seat)
-            if result != "aborted":  # an aborted match is not played
-                counted.append((pid, *(int(result == kind) for kind in ("won", "lost", "drawn"))))
-        if counted:
+    def _count(
+        conn: psycopg.Connection[Any],
+        counted: Sequence[tuple[MatchRecord, list[int | None]]],
+        rated: set[str],
+    ) -> None:
+        """The new matches' rows of the players' lists, the players' career counters and summed
+        statistics: one statement each, however many matches (a player's several matches summed first:
+        a statement changes a row once)."""
+        listed = []
+        results: dict[int, list[int]] = {}  # player -> [played, won, lost, drawn]
+        stats: dict[tuple[int, str], int] = {}
+        for match, player_ids in counted:
+            at = _at(match.finished_at)
+            for seat, player in enumerate(player_ids):
+                if player is None:
+                    continue
+                result = match.result(seat)
+                opponent = match.seats[1 - seat]
+                listed.append(
+                    (
+                        match.game_id,
+                        seat,
+                        player,
+                        player_ids[1 - seat],
+                        result,
+                        match.game_id in rated,
+                        match.family,
+                        at,
+                        match.seats[seat].points,
+                        opponent.points,
+                        opponent.player or opponent.name,
+                        match.end_reason,
+                    )
+                )
+                if result != "aborted":  # an aborted match is not played
+                    totals = results.setdefault(player, [0, 0, 0, 0])
+                    totals[0] += 1
+                    totals[("won", "lost", "drawn").index(result) + 1] += 1
+                for name, value in match.seats[seat].stats.items():
+                    stats[player, name] = stats.get((player, name), 0) + int(value)
+        if listed:
+            conn.execute(INSERT_GAME_PLAYERS, _columns(listed))
+        if results:
             conn.execute(
-                "UPDATE players SET played = players.played + 1, won = players.won + c.won,"
+                "UPDATE players SET played = players.played + c.played, won = players.won + c.won,"
                 " lost = players.lost + c.lost, drawn = players.drawn + c.drawn"
-                " FROM unnest(%s::bigint[], %s::int[], %s::int[], %s::int[]) AS c(id, won, lost, drawn)"
-                " WHERE players.id = c.id",
-                _columns(counted),
+                " FROM unnest(%s::bigint[], %s::int[], %s::int[], %s::int[], %s::int[])"
+                " AS c(id, played, won, lost, drawn) WHERE players.id = c.id",
+                _columns((player, *totals) for player, totals in results.items()),
             )
-        stats = [
-            (pid, name, int(value)) for seat, pid in seats for name, value in match.seats[seat].stats.items()
-        ]
         if stats:
             conn.execute(
                 "INSERT INTO player_stats (player_id, stat, total)"
                 " SELECT * FROM unnest(%s::bigint[], %s::text[], %s::bigint[])"
                 " ON CONFLICT (player_id, stat) DO UPDATE SET total = player_stats.total + EXCLUDED.total",
-                _columns(stats),
+                _columns((player, name, total) for (player, name), total in stats.items()),
             )
 
     def _rate(
         self,
         conn: psycopg.Connection[Any],
-        match: MatchRecord,
-        player_ids: list[int],
-        winner: int,
+        rated: Sequence[tuple[MatchRecord, tuple[int, int]]],
         rate: RateFunction,
     ) -> None:
-        family = match.family
-        found = {
-            int(pid): (float(mu), float(sigma), int(games))
-            for pid, mu, sigma, games in conn.execute(
-                "SELECT player_id, mu, sigma, games FROM ratings WHERE family = %s AND player_id = ANY(%s)",
-                [family, player_ids],
+        """The rated matches, in their order: each player's rating before (read once for the write, then
+        carried from match to match), after, its history row; the ratings written once each."""
+        wanted = {(player, match.family) for match, players in rated for player in players}
+        current: dict[tuple[int, str | None], tuple[float, float]] = {
+            (int(player), str(family)): (float(mu), float(sigma))
+            for player, family, mu, sigma in conn.execute(
+                "SELECT r.player_id, r.family, r.mu, r.sigma FROM ratings r"
+                " JOIN unnest(%s::bigint[], %s::text[]) AS w(player_id, family)"
+                " ON r.player_id = w.player_id AND r.family = w.family",
+                _columns(wanted),
             ).fetchall()
         }
-        before = [found.get(pid) for pid in player_ids]
-        after = rate(
-            (
-                None if before[0] is None else before[0][:2],
-                None if before[1] is None else before[1][:2],
-            ),
-            winner,
-        )
-        at = _at(match.finished_at)
-        rows = [
-            (
-                pid,
-                None if old is None else old[0],
-                None if old is None else old[1],
-                None if old is None else self.ordinal(old[0], old[1]),
-                mu,
-                sigma,
-                self.ordinal(mu, sigma),
-            )
-            for pid, old, (mu, sigma) in zip(player_ids, before, after, strict=True)
-        ]
-        columns = _columns(rows)
+        history = []
+        games: dict[tuple[int, str | None], int] = {}  # rated games of the write, by (player, family)
+        updated: dict[tuple[int, str | None], dt.datetime] = {}
+        for match, players in rated:
+            assert match.winner is not None
+            keys = [(player, match.family) for player in players]
+            before = [current.get(key) for key in keys]
+            after = rate((before[0], before[1]), match.winner)
+            at = _at(match.finished_at)
+            for key, old, (mu, sigma) in zip(keys, before, after, strict=True):
+                history.append(
+                    (
+                        match.game_id,
+                        key[0],
+                        match.family,
+                        None if old is None else old[0],
+                        None if old is None else old[1],
+                        None if old is None else self.ordinal(*old),
+                        mu,
+                        sigma,
+                        self.ordinal(mu, sigma),
+                        at,
+                    )
+                )
+                current[key] = (mu, sigma)
+                games[key] = games.get(key, 0) + 1
+                updated[key] = at
         conn.execute(
             "INSERT INTO ratings (player_id, family, mu, sigma, games, ordinal, updated_at)"
-            " SELECT p, %s, mu, sigma, 1, o, %s FROM unnest(%s::bigint[], %s::float8[], %s::float8[],"
-            " %s::float8[]) AS r(p, mu, sigma, o)"
+            " SELECT * FROM unnest(%s::bigint[], %s::text[], %s::float8[], %s::float8[], %s::int[],"
+            " %s::float8[], %s::timestamptz[])"
             " ON CONFLICT (player_id, family) DO UPDATE SET mu = EXCLUDED.mu, sigma = EXCLUDED.sigma,"
-            " games = ratings.games + 1, ordinal = EXCLUDED.ordinal, updated_at = EXCLUDED.updated_at",
-            [family, at, columns[0], *columns[4:]],
+            " games = ratings.games + EXCLUDED.games, ordinal = EXCLUDED.ordinal,"
+            " updated_at = EXCLUDED.updated_at",
+            _columns(
+                (key[0], key[1], *current[key], count, self.ordinal(*current[key]), updated[key])
+                for key, count in games.items()
+            ),
         )
         conn.execute(
             "INSERT INTO rating_history (game_id, player_id, family, mu_before, sigma_before,"
             " ordinal_before, mu_after, sigma_after, ordinal_after, at)"
-            " SELECT %s, p, %s, mu0, sigma0, o0, mu1, sigma1, o1, %s FROM unnest(%s::bigint[], %s::float8[],"
-            " %s::float8[], %s::float8[], %s::float8[], %s::float8[], %s::float8[])"
-            " AS h(p, mu0, sigma0, o0, mu1, sigma1, o1)",
-            [match.game_id, family, at, *columns],
+            " SELECT * FROM unnest(%s::text[], %s::bigint[], %s::text[], %s::float8[], %s::float8[],"
+            " %s::float8[], %s::float8[], %s::float8[], %s::float8[], %s::timestamptz[])",
+            _columns(history),
         )
 
     # --- reads ------------------------------------------------------------------------------------

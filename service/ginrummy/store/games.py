@@ -142,12 +142,18 @@ for k = 1, 4 do redis.call('EXPIRE', KEYS[k], grace) end
 return 1
 """
 
-# Takes a game off the archive's pending set only if nobody announced it again since (its score is
-# still ARGV[2]): a commit announced after the caller read the outbox keeps it listed.
+# Takes games off the archive's pending set (ARGV: game, score, game, score, …), each only if nobody
+# announced it again since (its score is still the one given): a commit announced after the caller read the
+# outbox keeps it listed. Returns how many were taken off.
 SETTLE_LUA = """
-local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if score and tonumber(score) == tonumber(ARGV[2]) then return redis.call('ZREM', KEYS[1], ARGV[1]) end
-return 0
+local settled = 0
+for i = 1, #ARGV, 2 do
+  local score = redis.call('ZSCORE', KEYS[1], ARGV[i])
+  if score and tonumber(score) == tonumber(ARGV[i + 1]) then
+    settled = settled + redis.call('ZREM', KEYS[1], ARGV[i])
+  end
+end
+return settled
 """
 
 # The archive's drainer of one process holds the deployment's drain lock (ARGV[1]: its owner id) for
@@ -261,7 +267,6 @@ class GameStore:
         self._commit = client.register_script(COMMIT_LUA)
         self._create = client.register_script(CREATE_LUA)
         self._live = client.register_script(LIVE_LUA)
-        self._retire = client.register_script(RETIRE_LUA)
         self._settle = client.register_script(SETTLE_LUA)
         self._drain_lock = client.register_script(DRAIN_LOCK_LUA)
         self.notifier = Notifier(client)
@@ -528,9 +533,11 @@ class GameStore:
         )
         return [(_text(game_id), float(score)) for game_id, score in rows]
 
-    def settle(self, game_id: str, score: float) -> bool:
-        """Take the game off the pending set, unless it was announced again after ``score``."""
-        return bool(self._settle(keys=[self.PENDING], args=[game_id, repr(score)]))
+    def settle(self, announcements: Iterable[tuple[str, float]]) -> int:
+        """Take games off the pending set, each unless it was announced again after its score; returns
+        how many were. One round trip."""
+        args = [part for game_id, score in announcements for part in (game_id, repr(score))]
+        return int(self._settle(keys=[self.PENDING], args=args)) if args else 0
 
     def pending_summary(self) -> tuple[int, float | None]:
         """How many games are pending and when the oldest was announced (None: none is)."""
@@ -544,17 +551,21 @@ class GameStore:
         """Take or extend the deployment's drain lock for ``owner``; False while another holds it."""
         return bool(self._drain_lock(keys=[self.DRAIN_LOCK], args=[owner, ms]))
 
-    def retire(self, game_id: str, grace: int) -> bool:
-        """A finished match whose records PostgreSQL has: every key of it expires after ``grace``
-        seconds. Refused (False) while its outbox still holds records."""
-        keys = [
-            self.state_key(game_id),
-            self.events_key(game_id),
-            self.hands_key(game_id),
-            self.idempotency_set_key(game_id),
-            self.outbox_key(game_id),
-        ]
-        return bool(self._retire(keys=keys, args=[grace]))
+    def retire(self, game_ids: Sequence[str], grace: int) -> list[bool]:
+        """Finished matches whose records PostgreSQL has: every key of each expires after ``grace``
+        seconds. Refused (False) for a game whose outbox still holds records. One round trip per node
+        (the script's text travels with each game: a Cluster's pipeline cannot load it first)."""
+        pipe = self.client.pipeline(transaction=False)
+        for game_id in game_ids:
+            keys = [
+                self.state_key(game_id),
+                self.events_key(game_id),
+                self.hands_key(game_id),
+                self.idempotency_set_key(game_id),
+                self.outbox_key(game_id),
+            ]
+            pipe.execute_command("EVAL", RETIRE_LUA, len(keys), *keys, grace)  # (a Cluster's has no eval())
+        return [bool(done) for done in pipe.execute()]
 
 
 # The store's "Redis is down / refused" failure, under a name the HTTP layer can catch without importing
