@@ -14,9 +14,10 @@ write, before the outbox was cleared) is written once:
 
 A write is pipelined (psycopg's pipeline mode: the statements whose answer nothing waits for travel
 together), and the rows of a kind are one statement (``INSERT … SELECT * FROM unnest(%s::type[], …)``,
-one list per column): a rated match with its statistics is nine statements in five round trips (the
-locks, the game's row, the ratings before, the rest, the commit), where a statement a row was 31 round
-trips; the hands of a write are one statement however many there are. ``bench/bench_archive.py``
+one list per column) whatever the number of matches: a write of rated matches with their hands and
+statistics is ten statements in four round trips (the locks, the games' rows, the ratings before, the
+rest with the commit), one match or fifty; the ratings of a player in several of them are computed in
+their order, each from the one before. ``bench/bench_archive.py``
 measures it.
 
 The store computes no rating: :meth:`Archive.write` hands the ratings before to the service's ``rate``
