@@ -153,7 +153,7 @@ def test_the_outbox_is_written_with_the_commit_and_never_expires(
     assert store.outbox(game_id) == {"h:1": "hand one", "m": "the match"}
     raw = redis.Redis.from_url(redis_url)
     assert raw.ttl(store.outbox_key(game_id)) == -1  # no expiry: it waits for PostgreSQL however long
-    assert [game for game, _ in store.pending(announced + 1, 10)] == [game_id]
+    assert game_id in [game for game, _ in store.pending(announced + 1, 100_000)]
     # A commit that fails leaves no record in the outbox.
     with pytest.raises(StaleVersion):
         store.commit(game_id, 1, "c", ["g"], outbox={"h:2": "never"})

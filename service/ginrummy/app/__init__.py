@@ -7,7 +7,8 @@ raises a :class:`~ginrummy.app.errors.ServiceError` with a stable ``code``. Wher
 - a new use case: a method of the class of this package whose job it is — ``matches`` (new games, join,
   rematch), ``moves`` (the move pipeline), ``reading`` (views, hands, hints, public games), ``life``
   (clocks, forfeits, claims), ``events`` (pages and waits), ``people`` (players, leaderboard),
-  ``accounts`` (passwords, sessions, API tokens, the account's games), ``lobby`` (seeks), ``records``
+  ``accounts`` (passwords, sessions, API tokens, the account's games, bot accounts), ``challenges``,
+  ``stream`` (the account stream; its events: ``feed``), ``lobby`` (seeks), ``records``
   (the archive's reads: exports, a player's games, rating history; ``archiving`` writes it) — or a new
   module of its own, wired in :func:`build`;
 - a new refusal: a ``ServiceError`` with a new code, and its status in ``ginrummy.http.errors.STATUS``;
@@ -26,13 +27,16 @@ from ginrummy.store import Database, GameStore, Lobby, PlayerStore
 from ginrummy.store.account_live import AccountLive
 from ginrummy.store.accounts import AccountStore
 from ginrummy.store.archive import Archive
+from ginrummy.store.challenges import ChallengeStore
 
 from . import ratings
 from .accounts import Accounts
 from .archiving import Archiving
 from .bookkeeping import Bookkeeping
+from .challenges import Challenges
 from .config import Config
 from .events import EventReader
+from .feed import AccountFeed
 from .identity import Identities
 from .life import Life
 from .lobby import Seeks
@@ -43,6 +47,7 @@ from .people import People
 from .reading import Reading
 from .records import Records
 from .seats import Seating
+from .stream import AccountStreams
 from .unit_of_work import UnitOfWork
 
 __all__ = ["Config", "Services", "build"]
@@ -60,6 +65,8 @@ class Services:
     events: EventReader
     people: People
     accounts: Accounts
+    challenges: Challenges
+    streams: AccountStreams
     seeks: Seeks
     records: Records
     archiving: Archiving
@@ -91,14 +98,17 @@ def build(
     players = PlayerStore(database)
     account_store = AccountStore(database)
     identities = Identities(players, account_store, config.session_days * 86400)
-    live = AccountLive(store.client, live_ttl=config.live_ttl)
+    live = AccountLive(store.client, live_ttl=config.live_ttl, notifier=store.notifier)
+    feed = AccountFeed(live)
     archiving = Archiving(store, Archive(database, ordinal=ratings.ordinal), config)
     work = UnitOfWork(store, archiving)
     seating = Seating(identities)
-    books = Bookkeeping(store, live, config)
+    books = Bookkeeping(store, live, feed, config)
     life = Life(work, seating, books, config)
     matches = Matches(work, seating, books, config)
     people = People(players, identities)
+    accounts = Accounts(account_store, identities, live, store, feed, config, offload)
+    challenges = Challenges(ChallengeStore(store.client), identities, players, matches, feed, config)
     return Services(
         config=config,
         matches=matches,
@@ -107,7 +117,9 @@ def build(
         life=life,
         events=EventReader(store, work, seating, life, config),
         people=people,
-        accounts=Accounts(account_store, identities, live, store, config, offload),
+        accounts=accounts,
+        challenges=challenges,
+        streams=AccountStreams(accounts, challenges, feed),
         seeks=Seeks(lobby, people, players, matches, store.notifier, config),
         records=Records(archiving),
         archiving=archiving,

@@ -19,17 +19,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from ginrummy import bots
 from ginrummy.store.account_live import AccountLive
 from ginrummy.store.accounts import AccountStore
 from ginrummy.store.games import GameStore
 from ginrummy.store.players import NameTaken
 
-from . import security
+from . import ratings, security
 from .calls import Caller, Result
 from .config import Config
 from .errors import ServiceError
+from .feed import AccountFeed
 from .identity import SESSION_PREFIX, TOKEN_PREFIX, Identities, Identity
 from .match import Match
+from .matches import DEFAULT_BOT, bot_player
 from .passwords import Offload, Passwords, inline
 from .people import RESERVED_PREFIX
 from .seats import players_json
@@ -59,6 +62,7 @@ class Accounts:
         identities: Identities,
         live: AccountLive,
         games: GameStore,
+        feed: AccountFeed,
         config: Config,
         offload: Offload[object] = inline,
     ) -> None:
@@ -66,6 +70,7 @@ class Accounts:
         self.identities = identities
         self.live = live
         self.store = games
+        self.feed = feed
         self.config = config
         self.passwords = Passwords(
             config.argon2_time_cost, config.argon2_memory_kib, config.argon2_parallelism, offload
@@ -212,42 +217,92 @@ class Accounts:
             raise ServiceError("token_not_found", f"you have no API token {token_id!r}")
         return Result({"revoked": token_id})
 
+    def become_bot(self, token: str | None) -> Result:
+        """Make the account a bot account, for good (lichess's BOT title): from then on it plays only
+        through API tokens (its sessions read), is listed by ``GET /v1/bots`` while its account stream is
+        open, and shown as a bot. Only an account that has played no game may."""
+        me = self.identify(token, session=True)
+        assert me.player_id is not None
+        outcome = self.accounts.make_bot(me.player_id)
+        if outcome == "bot":
+            raise ServiceError("already_bot", "this account is a bot account already")
+        if outcome == "played":
+            raise ServiceError(
+                "account_has_games", "only an account that has not played a game may become a bot account"
+            )
+        return self.account(token)
+
+    def bots(self) -> Result:
+        """The house bots, with their profiles' ratings, and the bot accounts online now (their account
+        stream open), with theirs: whom one can play or challenge."""
+        found = {entry["name"].casefold(): entry for entry in self.accounts.bots(self.feed.online())}
+        house = []
+        for bot in bots.list_bots():
+            entry = found.pop(bot_player(bot["name"]), None)
+            house.append({**bot, "player": bot_player(bot["name"]), "ratings": _ratings(entry)})
+        online = [
+            {
+                "name": entry["name"],
+                "since": entry["since"],
+                "played": entry["played"],
+                "ratings": _ratings(entry),
+            }
+            for entry in found.values()
+            if not entry["house"]
+        ]
+        return Result({"bots": house, "default": DEFAULT_BOT, "accounts": online})
+
     # --- who am I, and my games ---------------------------------------------------------------------
     def account(self, token: str | None) -> Result:
         me = self.identify(token)
         assert me.player_id is not None
         body: dict[str, Any] = self.accounts.account(me.player_id)
-        body["bot"] = False
         body["credential"] = {"kind": me.kind, "scopes": sorted(me.scopes)}
         return Result(body)
 
     def games(self, token: str | None, limit: int = 100) -> Result:
         """The caller's games in play, newest first: those whose seat is tied to the caller."""
-        me = self.identify(token)
-        game_ids = self.live.live_games(me.name, limit)
         out: list[dict[str, Any]] = []
-        for game_id, stored in zip(game_ids, self.store.load_many(game_ids), strict=True):
-            match = None if stored is None else Match.decode(game_id, stored.version, stored.doc)
-            if match is None or match.game.match_over:
-                self.live.untie(game_id, [me.name])
-                continue
-            seats = [n for n, seat in enumerate(match.meta.seats) if seat.player == me.name]
-            if not seats:
-                continue
+        for match, seat in self.live_matches(self.identify(token).name, limit):
             hand = match.game.hand
             turn = hand.turn if hand is not None and not hand.over else None
             out.append(
                 {
-                    "game_id": game_id,
-                    "seat": seats[0],
+                    "game_id": match.game_id,
+                    "seat": seat,
                     "players": players_json(match.meta),
                     "rated": match.meta.rated,
                     "version": match.version,
-                    "your_move": turn == seats[0],
-                    "game": f"/v1/games/{game_id}",
+                    "your_move": turn == seat,
+                    "game": f"/v1/games/{match.game_id}",
                 }
             )
         return Result({"games": out})
+
+    def live_matches(self, name: str, limit: int = 100) -> list[tuple[Match, int]]:
+        """The player's games in play with its seat in each, newest first (the index is tidied of the
+        games that ended or expired)."""
+        game_ids = self.live.live_games(name, limit)
+        out = []
+        for game_id, stored in zip(game_ids, self.store.load_many(game_ids), strict=True):
+            match = None if stored is None else Match.decode(game_id, stored.version, stored.doc)
+            if match is None or match.game.match_over:
+                self.live.untie(game_id, [name])
+                continue
+            seats = [n for n, seat in enumerate(match.meta.seats) if seat.player == name]
+            if seats:
+                out.append((match, seats[0]))
+        return out
+
+
+def _ratings(entry: dict[str, Any] | None) -> dict[str, Any]:
+    """A bot's ratings by family, as profiles show them."""
+    if entry is None:
+        return {}
+    return {
+        family: {**ratings.shown(mu, sigma), "games": games}
+        for family, (mu, sigma, games) in entry["ratings"].items()
+    }
 
 
 def _id(text: str, what: str) -> int:

@@ -1,6 +1,7 @@
 """Bookkeeping around a match's life: the bounds on games in play (counted at creation, released at the
 end), each player's index of its games in play (written when a seat is tied to the player, cleared at
-the end) and the count of finished matches."""
+the end), the ``gameStart`` and ``gameFinish`` of the players' account streams, and the count of finished
+matches."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from ginrummy.store.account_live import AccountLive
 from . import metrics
 from .config import Config
 from .errors import ServiceError
+from .feed import AccountFeed
 from .match import Match
 
 SERVICE_FULL_RETRY = 60  # seconds a client is told to wait when the service holds all the games it may
@@ -20,14 +22,18 @@ SERVICE_FULL_RETRY = 60  # seconds a client is told to wait when the service hol
 class Bookkeeping:
     """Counts games in play and records finished ones."""
 
-    def __init__(self, store: GameStore, live: AccountLive, config: Config) -> None:
+    def __init__(self, store: GameStore, live: AccountLive, feed: AccountFeed, config: Config) -> None:
         self.store = store
         self.live = live
+        self.feed = feed
         self.config = config
 
-    def tied(self, game_id: str, players: list[str | None]) -> None:
-        """Seats of the game are tied to these players: it is in play for them (``GET /v1/account/games``)."""
-        self.live.tie(game_id, [p for p in players if p and not p.startswith("bot-")])
+    def tied(self, match: Match, players: list[str | None]) -> None:
+        """Seats of the game are tied to these players: it is in play for them (``GET /v1/account/games``)
+        and starts on their account streams (``gameStart``)."""
+        people = [p for p in players if p and not p.startswith("bot-")]
+        self.live.tie(match.game_id, people)
+        self.feed.game_started(match, list(people))
 
     def reserve(self, game_id: str, client: str, *, public: bool = False) -> str:
         """Count a new game against the bounds on games in play; returns the client's key (a digest of
@@ -60,5 +66,6 @@ class Bookkeeping:
         are the archive's to write, with the match: :mod:`ginrummy.app.archiving`.)"""
         metrics.record_game_finished()
         self.live.untie(match.game_id, [seat.player for seat in match.meta.seats if seat.player])
+        self.feed.game_finished(match)
         if match.meta.client_key is not None:
             self.store.release_live_game(match.game_id, match.meta.client_key)

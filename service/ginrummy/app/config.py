@@ -51,6 +51,7 @@ class Config:
     limit_wait: str = "120/minute"  # event pages, long polls and streams, per token (or address)
     abandon_after: int = 300  # seconds a seat without a clock may idle on its move before being claimed
     seek_ttl: int = 600  # seconds an open seek waits in the lobby
+    challenge_ttl: int = 900  # seconds a challenge waits for its answer
     session_days: int = 30  # a session's lifetime, sliding: each use pushes its expiry this far again
     signin_window: int = 300  # seconds failed sign-ins are counted in (the longest an account is locked)
     signin_account_failures: int = 10  # failed sign-ins of one name per window before it is refused

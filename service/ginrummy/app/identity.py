@@ -36,6 +36,7 @@ class Identity:
     scopes: frozenset[str]
     player_id: int | None = None
     credential: int | None = None
+    bot: bool = False  # a bot account (its sessions only read: it plays through API tokens)
 
     @property
     def may_play(self) -> bool:
@@ -44,6 +45,10 @@ class Identity:
     def require_play(self) -> Identity:
         """This identity, if it may act in games; else ``token_scope``."""
         if not self.may_play:
+            if self.bot and self.kind == "session":
+                raise ServiceError(
+                    "token_scope", "a bot account plays through the API: use an API token with scope 'bot'"
+                )
             raise ServiceError(
                 "token_scope", "this API token may only read (scope 'read'): acting needs 'play' or 'bot'"
             )
@@ -73,7 +78,7 @@ class Identities:
             return None if name is None else Identity(name, "player", frozenset({"play", "read"}))
         if found is None:
             return None
-        return Identity(found.name, found.kind, frozenset(found.scopes), found.player_id, found.id)
+        return Identity(found.name, found.kind, frozenset(found.scopes), found.player_id, found.id, found.bot)
 
     def player(self, token: str | None) -> str | None:
         """The name of the player of this token when it may play (None without a token); 401 for a

@@ -147,7 +147,8 @@ class Matches:
         result = self.work.commit(match, events, caller, seat=head["seat"], idem_key=idem_key, head=head)
         if not result.replayed:
             metrics.record_game_created()
-        self.books.tied(game_id, [seat.player for seat in match.meta.seats if not seat.is_bot])
+        if not result.replayed:
+            self.books.tied(match, [seat.player for seat in match.meta.seats if not seat.is_bot])
         return result
 
     def start_matched(self, seek: dict[str, Any], taker: str, caller: Caller) -> Result:
@@ -163,6 +164,24 @@ class Matches:
         meta = _settings(meta, body, {"preset": settings["preset"], "options": settings["options"]}, taker)
         head = {"seat": 1, "token": token, "invitation": None}
         return self._start(security.new_game_id(), meta, rules, caller, head)
+
+    def start_challenge(self, challenge: dict[str, Any], accepter: str, caller: Caller) -> Result:
+        """The game of an accepted challenge (its id made at the accept): the challenger in seat 0 (its
+        seat token is the challenge's token, kept only as a digest), the accepter in seat 1 with a new
+        token (in this answer)."""
+        rules_in = challenge["rules"]
+        rules = Rules.from_options(rules_in.get("preset") or "standard", **(rules_in.get("options") or {}))
+        token = security.new_secret()
+        challenger = challenge["challenger"]
+        first = Seat.human(
+            challenger["name"], token_digest=challenge["secret_hash"], player=challenger["player"]
+        )
+        seated = Seat.human(accepter, token_digest=security.digest(token), player=accepter)
+        meta = GameMeta(seats=(first, seated), bot_salt=fairness.new_salt())
+        body = {"rated": challenge["rated"], "clock": challenge["clock"]}
+        meta = _settings(meta, body, rules_in, challenger["player"])
+        head = {"seat": 1, "token": token, "invitation": None}
+        return self._start(challenge["game_id"], meta, rules, caller, head)
 
     def join(self, game_id: str, body: dict[str, Any], caller: Caller) -> Result:
         invitation = body["invitation"]
@@ -198,7 +217,8 @@ class Matches:
             head={"seat": seat, "token": token},
             on_stale=_join_conflict,
         )
-        self.books.tied(game_id, [caller.player])
+        if not result.replayed:
+            self.books.tied(match, [caller.player])
         return result
 
     def rematch(self, game_id: str, caller: Caller) -> Result:

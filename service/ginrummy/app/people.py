@@ -64,6 +64,7 @@ class People:
         ]
         body = {
             "name": data["name"],
+            "bot": bool(data.get("bot")),
             "created": data.get("created"),
             "games": {k: data.get(k, 0) for k in ("played", "won", "lost")},
             "stats": data.get("stats", {}),

@@ -23,7 +23,20 @@ from ginrummy.app.archiving import Drainer
 from ginrummy.app.config import Config, ConfigError
 from ginrummy.store import Database, GameStore, Lobby, make_client
 
-from . import accounts, errors, games, health, limits, observability, offload, people, reference, schemas, web
+from . import (
+    accounts,
+    challenges,
+    errors,
+    games,
+    health,
+    limits,
+    observability,
+    offload,
+    people,
+    reference,
+    schemas,
+    web,
+)
 from .errors import ProblemApi
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -99,6 +112,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(reference.blp)
     api.register_blueprint(people.blp)
     api.register_blueprint(accounts.blp)
+    api.register_blueprint(challenges.blp)
     api.register_blueprint(health.blp)
     errors.register(app)
     app.add_url_rule("/docs/static/<path:filename>", "swagger_ui_static", _swagger_ui_file)

@@ -1,13 +1,15 @@
-"""The request and response schemas of accounts, sessions and API tokens (``/v1/account``)."""
+"""The request and response schemas of accounts, sessions and API tokens (``/v1/account``), bot
+accounts and challenges (``/v1/challenges``)."""
 
 from __future__ import annotations
 
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from ginrummy.app.challenges import DECLINE_REASONS
 from ginrummy.app.identity import SCOPES
 
-from .schemas import PLAYER_NAME, Out, PlayerOut
+from .schemas import NAME, PLAYER_NAME, RATED_DOC, ClockIn, Flag, JoinedOut, Out, PlayerOut, RulesIn
 
 PASSWORD = fields.String(
     required=True,
@@ -126,3 +128,116 @@ class AccountGameOut(Out):
 
 class AccountGamesOut(Out):
     games = fields.List(fields.Nested(AccountGameOut))
+
+
+# --- challenges --------------------------------------------------------------------------------------
+class ChallengeIn(ma.Schema):
+    class Meta:
+        json_schema = {"example": {"opponent": "Ann", "rules": {"preset": "standard"}, "rated": True}}
+
+    opponent = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=64),
+        metadata={"description": "A player's name (any case), or a house bot's player name (bot-expert)"},
+    )
+    rules = fields.Nested(RulesIn, load_default=lambda: {"preset": "standard", "options": {}})
+    clock = fields.Nested(ClockIn, load_default=None, allow_none=True)
+    rated = Flag(load_default=False, metadata={"description": RATED_DOC})
+    name = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=NAME,
+        metadata={"description": "An anonymous challenger's name"},
+    )
+
+
+class DeclineIn(ma.Schema):
+    reason = fields.String(
+        load_default="generic",
+        validate=validate.OneOf(DECLINE_REASONS),
+        metadata={"description": "Why (the challenger may try again otherwise)"},
+    )
+
+
+class ChallengerOut(Out):
+    name = fields.String()
+    player = fields.String(allow_none=True, metadata={"description": "None: an anonymous challenger"})
+
+
+class ChallengedOut(Out):
+    name = fields.String()
+    player = fields.String()
+    bot = fields.Boolean()
+
+
+class ChallengeOut(Out):
+    id = fields.String()
+    status = fields.String(metadata={"enum": ["open", "accepted", "declined", "canceled", "expired"]})
+    challenger = fields.Nested(ChallengerOut)
+    opponent = fields.Nested(ChallengedOut)
+    rules = fields.Dict()
+    clock = fields.Dict(allow_none=True)
+    rated = fields.Boolean()
+    created = fields.Float()
+    expires = fields.Float()
+    game_id = fields.String(allow_none=True, metadata={"description": "The game, once accepted"})
+    decline_reason = fields.String(allow_none=True)
+    challenge = fields.String(metadata={"description": "This challenge's URL"})
+
+
+class ChallengeCreatedOut(Out):
+    challenge = fields.Nested(ChallengeOut)
+    token = fields.String(
+        metadata={
+            "description": "The challenger's seat token in the game to come (shown once); with it an"
+            " anonymous challenger reads and cancels the challenge"
+        }
+    )
+
+
+class ChallengesOut(Out):
+    in_ = fields.List(fields.Nested(ChallengeOut), data_key="in", metadata={"description": "Received, open"})
+    out = fields.List(fields.Nested(ChallengeOut), metadata={"description": "Sent, open"})
+
+
+class ChallengeAcceptedOut(JoinedOut):
+    challenge = fields.Nested(ChallengeOut)
+
+
+# --- the account stream ------------------------------------------------------------------------------
+class AccountStreamQuery(ma.Schema):
+    since = fields.String(
+        load_default=None,
+        validate=validate.Regexp(r"^\d{1,20}-\d{1,20}$"),
+        metadata={"description": "Resume after this event id (as Last-Event-ID)"},
+    )
+    wait = fields.Float(
+        load_default=None,
+        validate=validate.Range(min=1, max=3600),
+        metadata={"description": "Seconds the stream stays open (at most GIN_STREAM_MAX)"},
+    )
+
+
+class AccountEventOut(Out):
+    type = fields.String(
+        metadata={
+            "enum": [
+                "gameStart",
+                "gameFinish",
+                "challenge",
+                "challengeCanceled",
+                "challengeDeclined",
+                "keepalive",
+            ]
+        }
+    )
+    id = fields.String(
+        metadata={"description": "The event's id: resume after it (absent on keepalive lines)"}
+    )
+    game = fields.Dict(
+        metadata={
+            "description": "gameStart/gameFinish: game_id, seat, players, opponent, rated, rules, game (its"
+            " URL); gameFinish also winner, result (won, lost, drawn, aborted), end_reason"
+        }
+    )
+    challenge = fields.Nested(ChallengeOut)

@@ -8,6 +8,7 @@ from typing import Any
 from flask import Response
 
 from . import account_schemas as schemas
+from . import streaming
 from .docs import doc, error_responses
 from .games import services
 from .parsing import ApiBlueprint
@@ -23,6 +24,7 @@ sign_in_in = schemas.SignInIn()
 password_in = schemas.PasswordIn()
 token_in = schemas.TokenIn()
 games_query = schemas.AccountGamesQuery()
+stream_query = schemas.AccountStreamQuery()
 
 
 @blp.route("", methods=["POST"])
@@ -117,3 +119,27 @@ def revoke_token(token_id: str) -> Response:
 def games(query: dict[str, Any]) -> Response:
     """The account's games in play (?status=live), newest first, from any device"""
     return respond(services().accounts.games(token()))
+
+
+@blp.route("/bot", methods=["POST"])
+@blp.response(200, schemas.AccountOut)
+@blp.doc(**doc("becomeBot", ACCOUNT_AUTH, error_responses(401, 403, 409)))
+def become_bot() -> Response:
+    """Make this account a bot account, for good: it then plays only through API tokens and is listed by
+    GET /v1/bots while its account stream is open. Only an account that has played no game may; needs a
+    session token"""
+    return respond(services().accounts.become_bot(token()))
+
+
+@blp.route("/stream", methods=["GET"])
+@blp.arguments(stream_query, location="query")
+@blp.response(200, schemas.AccountEventOut, content_type="application/x-ndjson")
+@blp.doc(**doc("streamAccount", ACCOUNT_AUTH, error_responses(401, 422)))
+def stream(query: dict[str, Any]) -> Response:
+    """The account's events as they happen, one JSON object a line (NDJSON)
+
+    gameStart and gameFinish of its games, challenge (received or sent), challengeCanceled,
+    challengeDeclined, and keepalive lines. Opened afresh, it starts with a gameStart for every game in
+    play and a challenge for every open challenge received; resumed with Last-Event-ID (or ?since=), with
+    what was missed. Ends after ?wait= seconds (at most GIN_STREAM_MAX): reconnect with the last id."""
+    return streaming.account_stream_response(services(), token(), query)

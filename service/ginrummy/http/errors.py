@@ -89,6 +89,12 @@ STATUS: dict[str, int] = {
     "token_not_found": 404,
     "account_exists": 409,
     "weak_password": 422,
+    # bot accounts and challenges
+    "already_bot": 409,
+    "account_has_games": 409,
+    "challenge_not_found": 404,
+    "challenge_closed": 409,
+    "challenge_self": 422,
     # the rules (ginrummy.engine.errors): a well-formed action refused now is a conflict with the state;
     # a malformed one, or one the rules never allow in that form, is unprocessable
     "illegal_action": 409,

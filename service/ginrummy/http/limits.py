@@ -7,10 +7,10 @@ never the token) and per client address otherwise:
 =========  ======================================================  ==========================
 budget     requests                                                default (GIN_LIMIT_…)
 =========  ======================================================  ==========================
-create     ``POST /v1/games``                                      ``30/minute`` (CREATE)
-move       every other ``POST`` on a game: actions, join, undo     ``600/minute`` (MOVE)
+create     ``POST /v1/games``, ``POST /v1/challenges``             ``30/minute`` (CREATE)
+move       every other ``POST`` on a game or a challenge           ``600/minute`` (MOVE)
 read       ``GET`` views, hints, hands, rules, bots; analyze       ``1200/minute`` (READ)
-wait       ``GET …/events`` (pages, long polls, streams)           ``120/minute`` (WAIT)
+wait       ``GET …/events``, ``GET /v1/account/stream``            ``120/minute`` (WAIT)
 =========  ======================================================  ==========================
 
 Tokens come from creating or joining games, whose budget is per address, so a client cannot escape the
@@ -56,11 +56,11 @@ def budget_of() -> str | None:
     rule = request.url_rule.rule if request.url_rule is not None else ""
     if not rule.startswith("/v1/"):
         return None
-    if rule == "/v1/games" and request.method == "POST":
+    if rule in ("/v1/games", "/v1/challenges") and request.method == "POST":
         return "create"
-    if rule.endswith("/events"):
+    if rule.endswith("/events") or rule == "/v1/account/stream":
         return "wait"
-    if request.method == "POST" and rule.startswith("/v1/games/"):
+    if request.method == "POST" and rule.startswith(("/v1/games/", "/v1/challenges/")):
         return "move"
     return "read"
 

@@ -7,15 +7,14 @@ from typing import Any
 
 from flask import Response
 
-from ginrummy import bots as house_bots
-from ginrummy.app.matches import DEFAULT_BOT
 from ginrummy.engine import PRESETS, Rules, analyze_hand
 from ginrummy.engine.rules import OPTION_DOCS, PRESET_DOCS
 
 from . import schemas
 from .docs import doc, error_responses
+from .games import services
 from .parsing import ApiBlueprint
-from .requests import json_body
+from .requests import json_body, respond
 
 blp = ApiBlueprint("meta", __name__, url_prefix="/v1", description="Rules, bots and stateless hand analysis")
 
@@ -38,8 +37,9 @@ def rules() -> Response:
 @blp.response(200, schemas.BotsOut)
 @blp.doc(**doc("listBots", error_responses()))
 def bots() -> Response:
-    """The computer opponents one can play"""
-    return json_body({"bots": house_bots.list_bots(), "default": DEFAULT_BOT})
+    """The computer opponents one can play: the house bots with their ratings, and the bot accounts
+    online now"""
+    return respond(services().accounts.bots())
 
 
 @blp.route("/analyze", methods=["POST"])

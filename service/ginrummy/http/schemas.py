@@ -746,15 +746,41 @@ class RulesOut(Out):
     options = fields.List(fields.Nested(OptionOut))
 
 
+# --- bot accounts ------------------------------------------------------------------------------------
+class BotRatingOut(Out):
+    rating = fields.Integer()
+    deviation = fields.Integer()
+    provisional = fields.Boolean()
+    ordinal = fields.Integer()
+    games = fields.Integer(metadata={"description": "Rated games played in the family"})
+
+
+class BotAccountOut(Out):
+    name = fields.String()
+    since = fields.Float(allow_none=True, metadata={"description": "When the account became a bot"})
+    played = fields.Integer()
+    ratings = fields.Dict(keys=fields.String(), values=fields.Nested(BotRatingOut))
+
+
 class BotOut(Out):
     name = fields.String()
     level = fields.Integer(metadata={"description": "0 (random) … 5 (expert)"})
     description = fields.String()
+    player = fields.String(metadata={"description": "Its player name: its profile, and whom to challenge"})
+    ratings = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested(BotRatingOut),
+        metadata={"description": "By rules family; seeded from measured play (docs/api.md, Bots)"},
+    )
 
 
 class BotsOut(Out):
-    bots = fields.List(fields.Nested(BotOut))
+    bots = fields.List(fields.Nested(BotOut), metadata={"description": "The house bots"})
     default = fields.String(metadata={"description": "The bot of a game created without one"})
+    accounts = fields.List(
+        fields.Nested(BotAccountOut),
+        metadata={"description": "Bot accounts online now (their account stream open)"},
+    )
 
 
 class PlayerCreatedOut(Out):
@@ -773,6 +799,9 @@ class RatingOut(Out):
 
 class ProfileOut(Out):
     name = fields.String()
+    bot = fields.Boolean(
+        metadata={"description": "A bot account (a house bot's too): it plays through the API"}
+    )
     created = fields.Float(allow_none=True)
     games = fields.Dict(metadata={"description": "played, won, lost"})
     stats = fields.Dict(metadata={"description": "The per-seat statistics of the game view, summed"})

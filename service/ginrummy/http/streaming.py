@@ -11,6 +11,7 @@ during a stream, its last line is ``{"type": "error", "code": "store_unavailable
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -19,6 +20,7 @@ import orjson
 from flask import Response, request, stream_with_context
 
 from ginrummy.app import Services
+from ginrummy.app.errors import ServiceError
 from ginrummy.app.events import EventReader, Reader, check_cursor
 from ginrummy.app.render import seat_event
 from ginrummy.store import StoreUnavailable
@@ -29,6 +31,7 @@ from .errors import RETRY_AFTER, STORE_UNAVAILABLE
 NDJSON = "application/x-ndjson"
 SSE = "text/event-stream"
 KEEPALIVE_LINE = '{"type":"keepalive"}\n'
+EVENT_ID = re.compile(r"\d{1,20}-\d{1,20}")  # an account event's id (a Redis stream id)
 
 
 def _wanted_type() -> str:
@@ -97,3 +100,42 @@ def _stream(
             text = orjson.dumps(event, option=orjson.OPT_NON_STR_KEYS).decode()
             yield f"id: {cursor}\nevent: {event['type']}\ndata: {text}\n\n" if sse else text + "\n"
         after = rows[-1][0]
+
+
+def account_stream_response(services: Services, token: str | None, query: dict[str, Any]) -> Response:
+    """``GET /v1/account/stream``: NDJSON lines, each event with its ``id``; resumed from ``?since=`` or
+    ``Last-Event-ID``."""
+    since = query.get("since") or request.headers.get("Last-Event-ID")
+    if since is not None and not EVENT_ID.fullmatch(since):
+        raise ServiceError("bad_cursor", "an account event id looks like 1732450000000-0")
+    streams = services.streams
+    opened = streams.open(token, since)
+    config = services.config
+    duration = min(float(query.get("wait") or config.stream_max), config.stream_max)
+    keepalive = max(1, config.stream_keepalive)
+
+    def lines() -> Iterator[str]:
+        deadline = time.monotonic() + duration
+        yield KEEPALIVE_LINE
+        for event in opened.present:
+            yield orjson.dumps({**event, "id": opened.after}).decode() + "\n"
+        after = opened.after
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                rows = streams.read(opened, after, min(keepalive, left))
+            except StoreUnavailable as error:
+                observability.record_redis_error(type(error).__name__)
+                gone = {"type": "error", "code": "store_unavailable", "detail": STORE_UNAVAILABLE}
+                yield orjson.dumps({**gone, "retry_after": RETRY_AFTER}).decode() + "\n"
+                return
+            if not rows:
+                yield KEEPALIVE_LINE
+                continue
+            for event_id, text in rows:
+                yield text[:-1] + f',"id":"{event_id}"}}\n'
+            after = rows[-1][0]
+
+    response = Response(stream_with_context(lines()), mimetype=NDJSON)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response

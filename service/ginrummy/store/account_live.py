@@ -5,6 +5,12 @@ Keys (each its own Cluster slot; every operation touches one key):
 ``gin:acct:{<p>}:live``   sorted set ``game id -> time the seat was tied`` of player ``<p>`` (a digest of
                           the case-folded name), expiring ``live_ttl`` after its last write — as a game
                           in play does
+``gin:acct:{<p>}:ev``     stream: the player's account events (``gameStart``, ``gameFinish``,
+                          ``challenge``, …), the last :data:`EVENTS_KEPT`, expiring ``live_ttl`` after
+                          the last; each one announced on the channel ``gin:{acct:<p>}:n`` (the commit
+                          notifications' pattern: :mod:`ginrummy.store.notify` wakes the waiting streams)
+``gin:acct:online``       sorted set ``folded name -> last seen``: accounts with an account stream open
+                          (bots are listed as online from it)
 ``gin:signin:{<k>}``      a counter of failed sign-ins of one account or one address (``<k>``: a digest),
                           expiring at the end of its window
 
@@ -19,17 +25,31 @@ import hashlib
 import time
 from typing import Any
 
+from .notify import Notifier, wait_until
+
+EVENTS_KEPT = 200  # account events kept per player (a stream resumed from an older one starts afresh)
+
 
 def _tag(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
+def _text(raw: bytes | str) -> str:
+    return raw.decode() if isinstance(raw, bytes) else raw
+
+
+def _field(fields: dict[Any, Any]) -> str:
+    """The event of a stream entry (its one field ``e``)."""
+    return _text(fields[b"e"] if b"e" in fields else fields["e"])
+
+
 class AccountLive:
     """Per-player indexes of live games, and sign-in failure counters."""
 
-    def __init__(self, client: Any, *, live_ttl: int) -> None:
+    def __init__(self, client: Any, *, live_ttl: int, notifier: Notifier | None = None) -> None:
         self.client = client
         self.live_ttl = live_ttl
+        self.notifier = notifier or Notifier(client)
 
     @staticmethod
     def live_key(player: str) -> str:
@@ -51,7 +71,62 @@ class AccountLive:
     def live_games(self, player: str, limit: int) -> list[str]:
         """The player's games in play, newest first."""
         raw = self.client.zrevrange(self.live_key(player), 0, limit - 1)
-        return [item.decode() if isinstance(item, bytes) else str(item) for item in raw]
+        return [_text(item) for item in raw]
+
+    # --- account events -----------------------------------------------------------------------------
+    @staticmethod
+    def events_key(player: str) -> str:
+        return "gin:acct:{" + _tag("player\n" + player.casefold()) + "}:ev"
+
+    @staticmethod
+    def _watched(player: str) -> str:
+        """What :class:`Notifier` watches for a player's events (its channel is ``gin:{<this>}:n``)."""
+        return "acct:" + _tag("player\n" + player.casefold())
+
+    def publish(self, players: list[str], event: str) -> None:
+        """Append the event (JSON text) to each player's account events and wake their streams."""
+        if not players:
+            return
+        pipe = self.client.pipeline(transaction=False)
+        for player in players:
+            key = self.events_key(player)
+            pipe.xadd(key, {"e": event}, maxlen=EVENTS_KEPT, approximate=True)
+            pipe.expire(key, self.live_ttl)
+            pipe.publish("gin:{" + self._watched(player) + "}:n", "1")
+        pipe.execute()
+
+    def last_event_id(self, player: str) -> str:
+        """The id of the player's newest account event ("0-0": none)."""
+        rows = self.client.xrevrange(self.events_key(player), count=1)
+        return _text(rows[0][0]) if rows else "0-0"
+
+    def events(
+        self, player: str, after: str, *, wait: float = 0.0, count: int = 100
+    ) -> list[tuple[str, str]]:
+        """The player's account events after the id ``after`` (exclusive), as ``(id, JSON text)``; with
+        ``wait`` > 0 and none, wait up to that many seconds for one."""
+        key = self.events_key(player)
+        deadline = time.monotonic() + wait
+        with self.notifier.watch(self._watched(player)) as changed:
+            while True:
+                rows = self.client.xrange(key, min="(" + after, count=count)
+                if rows or time.monotonic() >= deadline:
+                    return [(_text(event_id), _field(fields)) for event_id, fields in rows]
+                wait_until(changed, deadline, self.notifier.recheck_interval())
+
+    ONLINE = "gin:acct:online"
+
+    def seen(self, player: str) -> None:
+        """The player has an account stream open now."""
+        self.client.zadd(self.ONLINE, {player.casefold(): time.time()})
+
+    def online(self, within: float) -> list[str]:
+        """The (case-folded) players seen in the last ``within`` seconds; older entries are dropped."""
+        now = time.time()
+        pipe = self.client.pipeline(transaction=False)
+        pipe.zremrangebyscore(self.ONLINE, "-inf", now - max(within, 3600))
+        pipe.zrangebyscore(self.ONLINE, now - within, "+inf")
+        return [_text(name) for name in pipe.execute()[1]]
 
     # --- failed sign-ins --------------------------------------------------------------------------
     @staticmethod

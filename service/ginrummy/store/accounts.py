@@ -36,6 +36,7 @@ class Credential:
     name: str
     scopes: tuple[str, ...]
     expired: bool = False
+    bot: bool = False  # a bot account: its sessions only read (it plays through API tokens)
 
 
 def _seconds(at: dt.datetime | None) -> float | None:
@@ -109,13 +110,13 @@ class AccountStore:
         with self.database.connection() as conn:
             row = conn.execute(
                 "SELECT s.id, s.player_id, p.name, s.expires_at <= now(),"
-                " s.last_used < now() - make_interval(secs => %s)"
+                " s.last_used < now() - make_interval(secs => %s), p.bot"
                 " FROM sessions s JOIN players p ON p.id = s.player_id WHERE s.token_digest = %s",
                 [TOUCH_EVERY, token_digest],
             ).fetchone()
             if row is None:
                 return None
-            session_id, player_id, name, expired, stale = row
+            session_id, player_id, name, expired, stale, bot = row
             if expired:
                 conn.execute("DELETE FROM sessions WHERE id = %s", [session_id])
             elif stale:
@@ -124,9 +125,8 @@ class AccountStore:
                     " WHERE id = %s",
                     [lifetime, session_id],
                 )
-        return Credential(
-            "session", int(session_id), int(player_id), str(name), ("play", "read"), bool(expired)
-        )
+        scopes = ("read",) if bot else ("play", "read")  # a bot plays through the API (its tokens) only
+        return Credential("session", int(session_id), int(player_id), str(name), scopes, bool(expired), bot)
 
     def token(self, token_digest: str) -> Credential | None:
         """The API token of this digest, unless revoked; its last use is written at most once per
@@ -134,17 +134,17 @@ class AccountStore:
         with self.database.connection() as conn:
             row = conn.execute(
                 "SELECT t.id, t.player_id, p.name, t.scopes,"
-                " t.last_used IS NULL OR t.last_used < now() - make_interval(secs => %s)"
+                " t.last_used IS NULL OR t.last_used < now() - make_interval(secs => %s), p.bot"
                 " FROM api_tokens t JOIN players p ON p.id = t.player_id"
                 " WHERE t.token_digest = %s AND t.revoked_at IS NULL",
                 [TOUCH_EVERY, token_digest],
             ).fetchone()
             if row is None:
                 return None
-            token_id, player_id, name, scopes, stale = row
+            token_id, player_id, name, scopes, stale, bot = row
             if stale:
                 conn.execute("UPDATE api_tokens SET last_used = now() WHERE id = %s", [token_id])
-        return Credential("token", int(token_id), int(player_id), str(name), tuple(scopes))
+        return Credential("token", int(token_id), int(player_id), str(name), tuple(scopes), bot=bool(bot))
 
     def sessions(self, player_id: int) -> list[dict[str, Any]]:
         """The player's live sessions, newest first (never their tokens)."""
@@ -237,18 +237,63 @@ class AccountStore:
         """Who the player is to itself: name, created, whether it has a password, its counts."""
         with self.database.connection() as conn:
             row = conn.execute(
-                "SELECT p.name, p.created_at, p.password_hash IS NOT NULL,"
+                "SELECT p.name, p.created_at, p.password_hash IS NOT NULL, p.bot,"
                 " (SELECT count(*) FROM sessions s WHERE s.player_id = p.id AND s.expires_at > now()),"
                 " (SELECT count(*) FROM api_tokens t WHERE t.player_id = p.id AND t.revoked_at IS NULL)"
                 " FROM players p WHERE p.id = %s",
                 [player_id],
             ).fetchone()
         assert row is not None
-        name, created, has_password, sessions, tokens = row
+        name, created, has_password, bot, sessions, tokens = row
         return {
             "name": name,
             "created": _seconds(created),
             "password": bool(has_password),
+            "bot": bool(bot),
             "sessions": int(sessions),
             "tokens": int(tokens),
         }
+
+    # --- bot accounts -----------------------------------------------------------------------------
+    def make_bot(self, player_id: int) -> str:
+        """Mark the account a bot, for good: ``"done"``; ``"bot"`` when it is one already, ``"played"``
+        when it has played a game (a bot account starts with none, as lichess's)."""
+        with self.database.connection() as conn:
+            row = conn.execute(
+                "UPDATE players SET bot = true, bot_since = now() WHERE id = %s AND NOT bot AND played = 0"
+                " AND NOT EXISTS (SELECT 1 FROM game_players g WHERE g.player_id = players.id)"
+                " RETURNING id",
+                [player_id],
+            ).fetchone()
+            if row is not None:
+                return "done"
+            found = conn.execute("SELECT bot FROM players WHERE id = %s", [player_id]).fetchone()
+        return "bot" if found is not None and found[0] else "played"
+
+    def bots(self, names: list[str]) -> list[dict[str, Any]]:
+        """The bot accounts among ``names`` (case-folded) and every house bot (``bot-`` names), with
+        their ratings by family: ``{"name", "house", "since", "played", "ratings": {family: (mu, sigma,
+        games)}}``, house bots first, then by name."""
+        with self.database.connection() as conn:
+            rows = conn.execute(
+                "SELECT p.name, p.name_folded LIKE 'bot-%%', p.bot_since, p.played, r.family, r.mu, r.sigma,"
+                " r.games FROM players p LEFT JOIN ratings r ON r.player_id = p.id"
+                " WHERE p.bot AND (p.name_folded LIKE 'bot-%%' OR p.name_folded = ANY(%s))"
+                " ORDER BY 2 DESC, p.name_folded, r.family",
+                [names],
+            ).fetchall()
+        out: dict[str, dict[str, Any]] = {}
+        for name, house, since, played, family, mu, sigma, games in rows:
+            entry = out.setdefault(
+                name,
+                {
+                    "name": name,
+                    "house": bool(house),
+                    "since": _seconds(since),
+                    "played": int(played),
+                    "ratings": {},
+                },
+            )
+            if family is not None:
+                entry["ratings"][family] = (float(mu), float(sigma), int(games))
+        return list(out.values())

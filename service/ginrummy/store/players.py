@@ -93,7 +93,8 @@ class PlayerStore:
         with self.database.connection() as conn:
             cur = conn.cursor(row_factory=dict_row)
             player = cur.execute(
-                "SELECT id, name, created_at, played, won, lost, drawn FROM players WHERE name_folded = %s",
+                "SELECT id, name, created_at, played, won, lost, drawn, bot FROM players"
+                " WHERE name_folded = %s",
                 [name.casefold()],
             ).fetchone()
             if player is None:
@@ -127,6 +128,7 @@ class PlayerStore:
             ).fetchall()
         return {
             "name": player["name"],
+            "bot": bool(player["bot"]),
             "created": _seconds(player["created_at"]),
             **{counter: int(player[counter]) for counter in ("played", "won", "lost", "drawn")},
             "stats": stats,

@@ -1,0 +1,55 @@
+"""The account stream's use case: who opens it, where it starts, and what it reads (the events
+themselves: :mod:`~ginrummy.app.feed`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .accounts import Accounts
+from .challenges import Challenges
+from .feed import AccountFeed, game_event
+from .identity import Identity
+
+
+@dataclass(frozen=True)
+class Opened:
+    """An account stream: whose, the id it reads after, and what it starts with (opened afresh)."""
+
+    me: Identity
+    after: str
+    present: list[dict[str, Any]]
+
+
+class AccountStreams:
+    """Opens and reads account streams."""
+
+    def __init__(self, accounts: Accounts, challenges: Challenges, feed: AccountFeed) -> None:
+        self.accounts = accounts
+        self.challenges = challenges
+        self.feed = feed
+
+    def open(self, token: str | None, since: str | None) -> Opened:
+        """The caller's stream, after ``since`` (a resumed one), or afresh: from the newest event, with
+        a ``gameStart`` for each game in play and a ``challenge`` for each open challenge received."""
+        me = self.accounts.identify(token)
+        self.seen(me)
+        if since is not None:
+            return Opened(me, since, [])
+        after = self.feed.last_id(me.name)  # read first: what happens meanwhile comes after it
+        present = [
+            game_event("gameStart", match, seat) for match, seat in self.accounts.live_matches(me.name)
+        ]
+        received = self.challenges.mine(token).body["in"]
+        present += [{"type": "challenge", "challenge": challenge} for challenge in received]
+        return Opened(me, after, present)
+
+    def read(self, opened: Opened, after: str, wait: float) -> list[tuple[str, str]]:
+        """The events after ``after``, waiting up to ``wait`` seconds for one."""
+        self.seen(opened.me)
+        return self.feed.read(opened.me.name, after, wait)
+
+    def seen(self, me: Identity) -> None:
+        """A bot account with its stream open is online (``GET /v1/bots``)."""
+        if me.bot:
+            self.feed.seen(me.name)
