@@ -76,6 +76,62 @@ def test_the_whole_log_of_a_session_holds_no_secret(redis_url: str, tmp_path: Pa
         assert bad.status_code in (409, 422)
         odd = requests.post(join_url, json={"invitation": token, "name": token[:40]}, timeout=T)
         assert odd.status_code == 403
+
+        # Accounts: passwords, sessions, API tokens, challenges' tokens, the account stream — and refusals.
+        name, password, new_password = f"Log{game[:6]}", "a long password one", "a long password two"
+        secrets += [password, new_password]
+        signed = requests.post(f"{base}/v1/account", json={"name": name, "password": password}, timeout=T)
+        assert signed.status_code == 201
+        session = signed.json()["token"]
+        wrong = requests.post(
+            f"{base}/v1/account/sessions", json={"name": name, "password": new_password}, timeout=T
+        )
+        assert wrong.status_code == 401
+        other = requests.post(
+            f"{base}/v1/account/sessions", json={"name": name, "password": password}, timeout=T
+        )
+        secrets += [session, other.json()["token"]]
+        me = {"Authorization": f"Bearer {session}"}
+        api = requests.post(
+            f"{base}/v1/account/tokens",
+            json={"description": "log", "scopes": ["play"]},
+            headers=me,
+            timeout=T,
+        ).json()["token"]
+        secrets.append(api)
+        mine = {"Authorization": f"Bearer {api}"}
+        assert requests.get(f"{base}/v1/account", headers=mine, timeout=T).status_code == 200
+        made = requests.post(
+            f"{base}/v1/challenges", json={"opponent": name, "name": "Anon"}, timeout=T
+        ).json()
+        secrets.append(made["token"])
+        challenge = made["challenge"]["id"]
+        stream = requests.get(f"{base}/v1/account/stream?wait=1", headers=mine, timeout=T)
+        assert stream.status_code == 200 and challenge in stream.text
+        accepted = requests.post(f"{base}/v1/challenges/{challenge}/accept", headers=mine, timeout=T).json()
+        secrets.append(accepted["token"])
+        assert (
+            requests.get(
+                f"{base}/v1/challenges/{challenge}",
+                headers={"Authorization": f"Bearer {made['token']}"},
+                timeout=T,
+            ).status_code
+            == 200
+        )
+        token_id = requests.get(f"{base}/v1/account/tokens", headers=me, timeout=T).json()["tokens"][0]["id"]
+        assert (
+            requests.delete(f"{base}/v1/account/tokens/{token_id}", headers=me, timeout=T).status_code == 200
+        )
+        assert (
+            requests.get(f"{base}/v1/account", headers=mine, timeout=T).status_code == 401
+        )  # revoked: at once
+        changed = requests.post(
+            f"{base}/v1/account/password",
+            json={"current": password, "new": new_password},
+            headers=me,
+            timeout=T,
+        )
+        assert changed.status_code == 200
     finally:
         stop_gunicorn(process)
     log = "\n".join(path.read_text(errors="replace") for path in tmp_path.glob("gunicorn-*.log"))
