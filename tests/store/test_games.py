@@ -17,6 +17,8 @@ from ginrummy.store import (
     StaleVersion,
     make_client,
 )
+from ginrummy.store.account_live import AccountLive
+from ginrummy.store.challenges import ChallengeStore
 from redis.crc import key_slot
 
 
@@ -247,3 +249,32 @@ def test_one_drainer_holds_the_drain_lock_until_it_lapses(redis_url: str) -> Non
     assert not store.hold_drain_lock("other", 300)
     time.sleep(0.4)
     assert store.hold_drain_lock("other", 300)  # lapsed: another process takes over
+
+
+def test_account_events_and_challenges_work_on_a_redis_cluster(redis_cluster_url: str) -> None:
+    """The account stream's events (a stream per player, announced on its channel) and challenges (a
+    compare-and-set on one key, indexes in other slots) on a real three-master Cluster."""
+    client = make_client(redis_cluster_url)
+    live = AccountLive(client, live_ttl=60)
+    players = [f"p{uuid.uuid4().hex[:6]}" for _ in range(3)]
+    live.publish(players, '{"type":"challenge"}')
+    for player in players:
+        assert [text for _, text in live.events(player, "0-0")] == ['{"type":"challenge"}']
+    timer = threading.Timer(0.2, lambda: live.publish(players[:1], '{"type":"gameStart"}'))
+    timer.start()
+    try:
+        last = live.last_event_id(players[0])
+        woke = live.events(players[0], last, wait=5)  # woken by the announcement, not by the timeout
+    finally:
+        timer.join()
+    assert [text for _, text in woke] == ['{"type":"gameStart"}']
+    challenges = ChallengeStore(client)
+    challenge_id = uuid.uuid4().hex[:16]
+    challenges.create(challenge_id, {"id": challenge_id}, time.time() + 60, players[:2])
+    assert challenges.of_player(players[1]) == [challenge_id]
+    assert challenges.move(challenge_id, "open", "accepted", {"id": challenge_id, "game_id": "g"})
+    assert not challenges.move(challenge_id, "open", "canceled", {"id": challenge_id})
+    assert challenges.get_many([challenge_id, "nope"]) == [
+        ("accepted", {"id": challenge_id, "game_id": "g"}),
+        None,
+    ]

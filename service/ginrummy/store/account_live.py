@@ -92,8 +92,9 @@ class AccountLive:
             key = self.events_key(player)
             pipe.xadd(key, {"e": event}, maxlen=EVENTS_KEPT, approximate=True)
             pipe.expire(key, self.live_ttl)
-            pipe.publish("gin:{" + self._watched(player) + "}:n", "1")
         pipe.execute()
+        for player in players:  # (a Cluster's pipeline takes no PUBLISH)
+            self.client.publish("gin:{" + self._watched(player) + "}:n", "1")
 
     def last_event_id(self, player: str) -> str:
         """The id of the player's newest account event ("0-0": none)."""
