@@ -281,3 +281,25 @@ def test_house_bots_have_profiles_and_seeded_ratings(client: FlaskClient) -> Non
         mu = seeded["rating"]
         assert seeded["ordinal"] == round(ratings.ordinal(mu, seeded["deviation"]))
     assert PASSWORD  # (the accounts' helpers are shared)
+
+
+def test_the_account_stream_as_a_page(client: FlaskClient) -> None:
+    """With Accept: application/json the stream is a page: the present afresh, then what came after
+    ``since`` (a long poll while nothing has)."""
+    ann, ann_token = account(client, "ann")
+    bob, bob_token = account(client, "bob")
+    first = challenge(client, ann_token, opponent=bob).get_json()["challenge"]
+    json_headers = {**bearer(bob_token), "Accept": "application/json"}
+    page = client.get("/v1/account/stream", headers=json_headers).get_json()
+    assert [e["challenge"]["id"] for e in page["events"]] == [first["id"]]
+    empty = client.get(
+        f"/v1/account/stream?since={page['last_id']}&wait=0.2", headers=json_headers
+    ).get_json()
+    assert empty == {"events": [], "last_id": page["last_id"]}
+    client.post(f"/v1/challenges/{first['id']}/cancel", headers=bearer(ann_token))
+    later = client.get(f"/v1/account/stream?since={page['last_id']}", headers=json_headers).get_json()
+    assert [e["type"] for e in later["events"]] == ["challengeCanceled"] and later["last_id"] != page[
+        "last_id"
+    ]
+    bad = client.get("/v1/account/stream?since=yesterday", headers=json_headers)
+    assert bad.status_code == 422

@@ -33,6 +33,15 @@ GAME_REASONS = {
     "token_not_found",
     "account_exists",
     "weak_password",
+    # bot accounts and challenges: an account that has played (or is a bot already), a challenge that
+    # does not exist or is answered, the caller challenging itself, a house bot there is not
+    # (player_required and rated_needs_preset, below, refuse rated challenges as rated games)
+    "already_bot",
+    "account_has_games",
+    "challenge_not_found",
+    "challenge_closed",
+    "challenge_self",
+    "unknown_bot",
     # 409: the rules or the game's state refuse it now
     "illegal_action",
     "not_your_turn",

@@ -213,8 +213,11 @@ class AccountStreamQuery(ma.Schema):
     )
     wait = fields.Float(
         load_default=None,
-        validate=validate.Range(min=1, max=3600),
-        metadata={"description": "Seconds the stream stays open (at most GIN_STREAM_MAX)"},
+        validate=validate.Range(min=0, max=3600),
+        metadata={
+            "description": "Seconds the stream stays open (at most GIN_STREAM_MAX); a page's long poll"
+            " (at most GIN_MAX_WAIT, none by default)"
+        },
     )
 
 
@@ -241,3 +244,8 @@ class AccountEventOut(Out):
         }
     )
     challenge = fields.Nested(ChallengeOut)
+
+
+class AccountEventsOut(Out):
+    events = fields.List(fields.Nested(AccountEventOut))
+    last_id = fields.String(metadata={"description": "Ask again with ?since= this id"})

@@ -19,6 +19,21 @@ blp = ApiBlueprint(
 )
 
 ACCOUNT_AUTH: dict[str, Any] = {"security": [{"seatToken": []}]}
+ACCOUNT_STREAM: dict[str, Any] = {
+    "responses": {
+        200: {
+            "content": {
+                "application/x-ndjson": {
+                    "schema": {
+                        "type": "string",
+                        "description": "One event a line (AccountEvent), keep-alive lines, an error line"
+                        " if the store fails; the default",
+                    }
+                }
+            }
+        }
+    }
+}
 sign_up_in = schemas.SignUpIn()
 sign_in_in = schemas.SignInIn()
 password_in = schemas.PasswordIn()
@@ -133,10 +148,11 @@ def become_bot() -> Response:
 
 @blp.route("/stream", methods=["GET"])
 @blp.arguments(stream_query, location="query")
-@blp.response(200, schemas.AccountEventOut, content_type="application/x-ndjson")
-@blp.doc(**doc("streamAccount", ACCOUNT_AUTH, error_responses(401, 422)))
+@blp.response(200, schemas.AccountEventsOut)
+@blp.doc(**doc("streamAccount", ACCOUNT_AUTH, error_responses(401, 422), ACCOUNT_STREAM))
 def stream(query: dict[str, Any]) -> Response:
-    """The account's events as they happen, one JSON object a line (NDJSON)
+    """The account's events as they happen, one JSON object a line (NDJSON; with Accept:
+    application/json, a page of them: a long poll of up to ?wait= seconds)
 
     gameStart and gameFinish of its games, challenge (received or sent), challengeCanceled,
     challengeDeclined, and keepalive lines. Opened afresh, it starts with a gameStart for every game in

@@ -103,14 +103,25 @@ def _stream(
 
 
 def account_stream_response(services: Services, token: str | None, query: dict[str, Any]) -> Response:
-    """``GET /v1/account/stream``: NDJSON lines, each event with its ``id``; resumed from ``?since=`` or
-    ``Last-Event-ID``."""
+    """``GET /v1/account/stream``: NDJSON lines, each event with its ``id`` (or, with ``Accept:
+    application/json``, a page of them: a long poll); resumed from ``?since=`` or ``Last-Event-ID``."""
     since = query.get("since") or request.headers.get("Last-Event-ID")
     if since is not None and not EVENT_ID.fullmatch(since):
         raise ServiceError("bad_cursor", "an account event id looks like 1732450000000-0")
     streams = services.streams
     opened = streams.open(token, since)
     config = services.config
+    accept = request.accept_mimetypes
+    if accept.best_match([NDJSON, "application/json"], default=NDJSON) == "application/json":
+        # A page instead of a stream (a long poll of up to ?wait= seconds while there is nothing).
+        events = [{**event, "id": opened.after} for event in opened.present]
+        wait = 0.0 if events else min(float(query.get("wait") or 0), config.max_wait)
+        rows = streams.read(opened, opened.after, wait)
+        events += [{**orjson.loads(text), "id": event_id} for event_id, text in rows]
+        page = {"events": events, "last_id": rows[-1][0] if rows else opened.after}
+        response = Response(orjson.dumps(page), mimetype="application/json")
+        response.headers["Cache-Control"] = "no-store"
+        return response
     duration = min(float(query.get("wait") or config.stream_max), config.stream_max)
     keepalive = max(1, config.stream_keepalive)
 
