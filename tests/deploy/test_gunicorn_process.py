@@ -230,7 +230,7 @@ def test_ginrummy_serve_runs_an_embedded_redis_and_stops_it(tmp_path: Path) -> N
         assert view["game_id"] == seat.game_id and view["hand_number"] == 1
         assert log.read_text().count("database schema up to date") == 1  # nothing applied twice
         with psycopg.connect(_embedded_postgres_url(log)) as conn:
-            assert conn.execute("SELECT name FROM players").fetchall() == [("Kept",)]
+            assert conn.execute("SELECT name FROM players WHERE NOT bot").fetchall() == [("Kept",)]
         serve.send_signal(signal.SIGINT)
         assert serve.wait(60) == 0
     finally:
