@@ -28,8 +28,9 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def service(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A service of its own, whose long polls and streams end within schemathesis's request timeout
-    (a generated ?wait=3000 would otherwise hold a request open for GIN_MAX_WAIT = 30 s)."""
-    env = {"GIN_MAX_WAIT": "2", "GIN_STREAM_MAX": "2", "GIN_GRACEFUL_TIMEOUT": "1"}
+    (a generated ?wait=3000 would otherwise hold a request open for GIN_MAX_WAIT = 30 s; a stream of
+    the account or of a game opened by a generated request lasts a second)."""
+    env = {"GIN_MAX_WAIT": "1", "GIN_STREAM_MAX": "1", "GIN_GRACEFUL_TIMEOUT": "1"}
     # A database of its own: the fuzzer's hundreds of seeks must not wait in the other tests' lobby.
     own_db = redis_url.rsplit("/", 1)[0] + "/1"
     process, base = start_service(own_db, tmp_path_factory.mktemp("fuzzed"), extra_env=env)
