@@ -2,7 +2,7 @@
 playing the same game from another (each machine a config directory of its own), personal API tokens
 shown once and refused once revoked, signing out here and everywhere, passwords read from stdin or typed
 at a terminal without echo (and never found in any output or file), too many failed sign-ins, claiming a
-name-and-token player."""
+name-and-token player, and `gin watch` following a game two other clients play."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from ginrummy_client import BadCredentials, Client, UnknownPlayer
+from ginrummy_client import BadCredentials, Client, Game, UnknownPlayer
 
 from tests.finished import unique
 
@@ -221,3 +221,42 @@ def test_a_name_and_token_player_kept_here_is_claimed_with_a_password(
     sessions = gin(home, live_service, "sessions")
     assert sessions.returncode == 0 and len(re.findall(r"^[ *] +\d+  ", sessions.stdout, re.M)) == 2
     assert re.search(r"^\* +\d+  ", sessions.stdout, re.M)  # this machine's, marked
+
+
+def test_gin_watch_follows_a_game_two_other_clients_play(live_service: str, run_gin) -> None:
+    with Client(live_service) as ann_client, Client(live_service) as bob_client:
+        ann = ann_client.create_game(human=True, name="Ann", seed=11)
+        watcher: GinProcess = run_gin("watch", ann.game_id)
+        watcher.wait_for("Waiting for the second player to join.")
+        bob = bob_client.join_game(str(ann.invitation_code), name="Bob")
+        watcher.wait_for("Bob joined the game.")
+        moves = 0
+        while moves < 8:
+            for seat in (ann, bob):
+                seat.refresh()
+                if seat.your_move:
+                    seat.act(simple_move(seat))
+                    moves += 1
+        watcher.wait_for(r"(Ann|Bob) discarded [2-9TJQKA][CDHS]\.\n  Stock: \d+ · Discard pile: ")
+        stopped: GinProcess = run_gin("watch", ann.game_id)
+        stopped.wait_for(r"── Hand 1 · ")
+        stopped.interrupt()
+        assert stopped.wait() == 130 and f"Stopped watching game {ann.game_id}." in stopped.output
+        bob.resign()
+        assert watcher.wait() == 0, watcher.errors
+    out = watcher.output
+    assert out.startswith(f"Watching game {ann.game_id}: Ann vs (not joined yet) (Ctrl-C stops watching).")
+    assert stopped.output.startswith(f"Watching game {ann.game_id}: Ann vs Bob (Ctrl-C stops watching).")
+    assert re.search(r"^(Ann|Bob) (passed|drew from the stock|took \S+ from the discard pile)\.$", out, re.M)
+    assert "Bob resigned: Ann wins the match.\nThe match is over.\n" in out
+    assert "Your hand" not in out  # a spectator sees no hand
+
+
+def simple_move(seat: Game) -> dict[str, object]:
+    """Pass the upcard, draw from the stock, discard the first card on offer."""
+    moves = seat.play_actions
+    for wanted in ({"type": "pass"}, {"type": "draw", "source": "stock"}):
+        for action in moves:
+            if all(action.get(key) == value for key, value in wanted.items()):
+                return dict(action)
+    return dict(next(action for action in moves if action["type"] == "discard"))

@@ -123,7 +123,8 @@ def test_the_docstring_examples_run() -> None:
     import importlib
 
     for name in (
-        "accounts", "cards", "commands", "main", "people", "play", "records", "replay", "screen", "words",
+        "accounts", "cards", "commands", "main", "people", "play", "records", "replay", "screen", "watch",
+        "words",
     ):  # fmt: skip
         module = importlib.import_module(f"gin_cli.{name}")
         result = doctest.testmod(module)

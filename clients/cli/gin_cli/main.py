@@ -65,6 +65,7 @@ from .screen import (
     render_result,
     render_table,
 )
+from .watch import Spectator
 from .words import lower_first, refusal
 
 EXIT_USAGE = 2
@@ -222,6 +223,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-interactive", action="store_true",
         help="print the whole replay as text (also when stdout is not a terminal)",
     )  # fmt: skip
+    watch = commands.add_parser("watch", parents=[common], help="follow a game live, as a spectator")
+    watch.add_argument("game_id", help="the game (gin lobby lists the public games in play)")
     analyze = commands.add_parser(
         "analyze", parents=[common], help="melds, deadwood and best discards of a hand"
     )
@@ -1047,6 +1050,17 @@ class _Runner:
         finally:
             keys.close()
         return EXIT_OK
+
+    def cmd_watch(self) -> int:
+        # No token: what anyone may see (a seated player's token would show that seat's hand instead).
+        spectator = Spectator(Game(self.client, self.args.game_id), self.screen, json_mode=self.json_mode)
+        try:
+            return spectator.run()
+        except KeyboardInterrupt:
+            if not self.json_mode:
+                self.screen.line("")
+                self.screen.line(f"Stopped watching game {self.args.game_id}.")
+            return EXIT_INTERRUPTED
 
     def _present(self, data: dict[str, Any], render: Callable[[Screen, dict[str, Any]], None]) -> int:
         """Show an answer of the service: as it is with ``--json``, else drawn by ``render``."""
