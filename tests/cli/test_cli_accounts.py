@@ -92,6 +92,11 @@ def test_an_account_plays_its_game_from_a_second_machine(live_service: str, tmp_
     )
     nowhere(PASSWORD, laptop, phone, started.output, resumed.output, listed.stdout, who.stdout)
 
+    # Signed out everywhere from the laptop: the phone's session is refused, and gin says why.
+    assert gin(laptop, live_service, "logout", "--everywhere").returncode == 0
+    refused = gin(phone, live_service, "resume", game_id)
+    assert refused.returncode == 4 and f"no longer signed in as {name}" in refused.stderr, refused.stderr
+
 
 def test_an_api_token_is_shown_once_never_listed_and_refused_once_revoked(
     live_service: str, tmp_path: Path

@@ -635,7 +635,17 @@ class _Runner:
             self.screen.error(missing)
             return None
         self._use(game)
-        return self.client.game(game.game_id, self._seat_token(game))
+        return self._open_seat(game)
+
+    def _open_seat(self, game: SavedGame) -> Game:
+        """``game``'s seat, its view read. An account's game refused (401, 403) may be the session's
+        fault (ended elsewhere, expired): then that is the error raised, for main to say so."""
+        try:
+            return self.client.game(game.game_id, self._seat_token(game))
+        except ApiError as exc:
+            if not game.token and exc.status in (401, 403):
+                self.client.account()  # raises when the session itself is refused
+            raise
 
     def _use(self, game: SavedGame) -> None:
         """Talk to the server the game was saved with, unless one was given explicitly."""
@@ -653,7 +663,7 @@ class _Runner:
             return EXIT_NOTHING_TO_RESUME
         self._use(game)
         try:
-            seat = self.client.game(game.game_id, self._seat_token(game))
+            seat = self._open_seat(game)
         except ApiError as exc:
             if exc.code in REFUSED_LOGIN:
                 raise  # the login is what was refused, not the game: main says what to do
