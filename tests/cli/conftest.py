@@ -48,6 +48,15 @@ RESTORE_SIGINT = "import os, signal, sys; signal.signal(signal.SIGINT, signal.SI
 and an ignored signal stays ignored across exec, which would make the Ctrl-C tests hang."""
 
 
+CONTROLLING_TERMINAL = (
+    "import fcntl, os, sys, termios; os.setsid(); fcntl.ioctl(0, termios.TIOCSCTTY, 0); "
+    "os.execv(sys.argv[1], sys.argv[1:])"
+)
+"""Run gin in a session of its own whose controlling terminal is its stdin (a pseudo-terminal): what
+``getpass`` reads from (``/dev/tty``), as it is for a person at a terminal — never the terminal the test
+run itself may have."""
+
+
 def gin_command(args: list[str], program: str = GIN) -> list[str]:
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         return [sys.executable, "-c", RESTORE_SIGINT, program, *args]
@@ -165,10 +174,13 @@ class TerminalGin:
     person types the command: what it writes (with the terminal's echo of what is typed, line ends as
     ``\n``) is read on a thread."""
 
-    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+    def __init__(self, args: list[str], env: dict[str, str], *, controlling: bool = False) -> None:
         self.master, slave = pty.openpty()
+        command = gin_command(args)
+        if controlling:  # the terminal is gin's /dev/tty too
+            command = [sys.executable, "-c", CONTROLLING_TERMINAL, *command]
         self.proc = subprocess.Popen(
-            gin_command(args), stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True
+            command, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True
         )
         os.close(slave)
         self.output = ""
@@ -295,8 +307,8 @@ def run_gin_at_terminal(live_service: str, config_home: Path):  # type: ignore[n
     """Start ``gin ARGS…`` on a terminal of its own (a pseudo-terminal); killed at the end of the test."""
     started: list[TerminalGin] = []
 
-    def start(*args: str, home: Path | None = None) -> TerminalGin:
-        gin = TerminalGin(list(args), gin_env(home or config_home, live_service))
+    def start(*args: str, home: Path | None = None, controlling: bool = False) -> TerminalGin:
+        gin = TerminalGin(list(args), gin_env(home or config_home, live_service), controlling=controlling)
         started.append(gin)
         return gin
 

@@ -24,12 +24,16 @@ def unique(prefix: str) -> str:
     return f"{prefix}{uuid.uuid4().hex[:6]}"
 
 
+PASSWORD = "a password long enough"
+
+
 def login(home: Path, server: str, name: str) -> str:
-    """``gin login NAME`` in ``home``; returns the token it kept (read from the file, never printed)."""
-    done = run_once(["login", name], gin_env(home, server))
+    """``gin signup NAME`` in ``home`` (the password on stdin); returns the session token it kept (read
+    from the file, never printed)."""
+    done = run_once(["signup", name], gin_env(home, server), stdin=PASSWORD + "\n")
     assert done.returncode == 0, done.stderr
     token = json.loads((home / "gin" / "players.json").read_text())["players"][server]["token"]
-    assert token not in done.stdout + done.stderr
+    assert token not in done.stdout + done.stderr and PASSWORD not in done.stdout + done.stderr
     return str(token)
 
 
@@ -52,13 +56,14 @@ def test_login_is_kept_owner_only_per_server_and_no_token_is_printed(
     assert stat.S_IMODE(path.stat().st_mode) == 0o600 and stat.S_IMODE(path.parent.stat().st_mode) == 0o700
     kept = json.loads(path.read_text())["players"]
     assert kept["http://elsewhere:8000"] == elsewhere and kept[live_service]["name"] == name
+    assert kept[live_service]["kind"] == "session" and PASSWORD not in path.read_text()
 
     outputs = []
     for args in (["login", name], ["login", "--json", name], ["profile"], ["profile", "--json"]):
-        done = run_once(args, env)
+        done = run_once(args, env)  # signed in already: no password asked
         assert done.returncode == 0, done.stderr
         outputs.append(done.stdout + done.stderr)
-    assert "Already logged in as" in outputs[0] and json.loads(outputs[1]) == {
+    assert "Already signed in as" in outputs[0] and json.loads(outputs[1]) == {
         "name": name,
         "server": live_service,
     }
@@ -66,10 +71,10 @@ def test_login_is_kept_owner_only_per_server_and_no_token_is_printed(
     assert json.loads(outputs[3])["name"] == name
     other = run_once(["login", unique("Bob")], env)
     assert other.returncode == 2 and "gin logout first" in other.stderr
-    taken = run_once(["login", name.upper()], gin_env(tmp_path / "bob", live_service))
+    taken = run_once(["signup", name.upper()], gin_env(tmp_path / "bob", live_service), stdin=PASSWORD)
     assert taken.returncode == 4 and "is taken (names ignore case)" in taken.stderr
     out = run_once(["logout"], env)
-    assert out.returncode == 0 and "cannot be used from here again" in out.stdout
+    assert out.returncode == 0 and "this machine's session has ended" in out.stdout
     assert json.loads(path.read_text())["players"] == {"http://elsewhere:8000": elsewhere}
     needs = run_once(["seek"], env)
     assert needs.returncode == 2 and "gin login NAME first" in needs.stderr

@@ -30,9 +30,9 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def history(live_service: str, home: Path) -> History:
-    """`gin login` makes the player; its games are played through the SDK with the token gin keeps."""
+    """`gin signup` makes the player; its games are played through the SDK with the session gin keeps."""
     name = unique("Rec")
-    done = run_once(["login", name], gin_env(home, live_service))
+    done = run_once(["signup", name], gin_env(home, live_service), stdin="a password long enough\n")
     assert done.returncode == 0, done.stderr
     token = json.loads((home / "gin" / "players.json").read_text())["players"][live_service]["token"]
     return play_history(live_service, resigned=RESIGNED, name=name, token=token)
@@ -145,7 +145,10 @@ def test_gin_replay_refuses_a_game_in_play_and_needs_a_game(
     env = gin_env(home, live_service)
     refused = run_once(["replay", in_play.game_id], env)
     assert refused.returncode == 4 and "is not in the archive" in refused.stderr
-    nothing_saved = run_once(["replay"], env)
+    # Nothing finished saved on this machine: the account's game finished last, wherever it was played.
+    latest = run_once(["replay", "--no-interactive"], env)
+    assert latest.returncode == 0 and f"── Replay of game {history.newest_first[0]}" in latest.stdout
+    nothing_saved = run_once(["replay"], gin_env(home.parent / "anonymous", live_service))
     assert nothing_saved.returncode == 6 and "gin replay GAME_ID" in nothing_saved.stderr
 
 

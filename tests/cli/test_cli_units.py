@@ -16,7 +16,7 @@ from gin_cli.commands import InputError, parse_line
 from gin_cli.main import main, rule_options
 from gin_cli.people import parse_clock
 from gin_cli.replay import Keys, Replay, step_through
-from gin_cli.saved import Login, Logins, SavedGame, SavedGames
+from gin_cli.saved import PLAYER, SESSION, Login, Logins, SavedGame, SavedGames
 from gin_cli.screen import Screen
 
 VIEW = {
@@ -122,7 +122,10 @@ def test_the_docstring_examples_run() -> None:
     import doctest
     import importlib
 
-    for name in ("cards", "commands", "main", "people", "play", "records", "replay", "screen", "words"):
+    for name in (
+        "accounts", "cards", "commands", "main", "people", "play", "records", "replay", "screen", "watch",
+        "words",
+    ):  # fmt: skip
         module = importlib.import_module(f"gin_cli.{name}")
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, name
@@ -138,6 +141,13 @@ def test_logins_are_kept_per_server_and_owner_only(tmp_path: Path, monkeypatch: 
     assert "secret" not in repr(Login("A", "secret"))
     assert logins.forget("http://a:8000") == Login("Ann", "secret-a")
     assert logins.get("http://a:8000") is None and logins.get("http://b:8000") is not None
+    logins.save("http://c:8000", Login("Cy", "gin_s_secret", SESSION))
+    assert logins.get("http://c:8000") == Login("Cy", "gin_s_secret", SESSION)
+    # A file written before accounts: its logins are name-and-token players.
+    (tmp_path / "gin" / "players.json").write_text(
+        '{"players": {"http://a:8000": {"name": "A", "token": "t"}}}'
+    )
+    assert logins.get("http://a:8000") == Login("A", "t", PLAYER)
 
 
 def test_finished_games_are_kept_for_a_rematch_not_for_resume(tmp_path: Path) -> None:

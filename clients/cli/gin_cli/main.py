@@ -5,10 +5,12 @@ Exit statuses (also in ``gin --help`` and docs/cli.md):
 ====  ===============================================================================
 0     done: the command succeeded, or the game was played to its end
 2     bad command line (unknown option, malformed ``--option``), or a command that needs a player login
-      without one (``gin login NAME``) or another login on that server (``gin logout`` first); ``resign``
-      and ``abort`` of the game played last without a terminal to confirm on and without ``--yes``
+      without one (``gin login NAME``) or another login on that server (``gin logout`` first); no
+      password given, or the two typed differ; ``resign`` and ``abort`` of the game played last without
+      a terminal to confirm on and without ``--yes``
 3     the service cannot be reached
-4     the service refused the request (the problem's code and detail are printed)
+4     the service refused the request (the problem's code and detail are printed): a wrong password,
+      too many failed sign-ins (``try again in N s``), a session ended elsewhere…
 5     the player left an unfinished game (quit, end of input); ``gin resume`` continues it
 6     nothing to resume (no saved game, or the saved game no longer exists); for ``resign``, ``abort``,
       ``rematch`` and ``replay``: no such saved game
@@ -23,11 +25,12 @@ import contextlib
 import dataclasses
 import itertools
 import json
+import math
 import os
 import re
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ginrummy_client import (
@@ -44,12 +47,14 @@ from ginrummy_client import (
 )
 
 from . import __version__
+from .accounts import AccountCommands, render_live_games
 from .commands import InputError, parse_line
+from .errors import UsageError
 from .people import parse_clock, render_leaderboard, render_lobby, render_profile
 from .play import EXIT_OK, GameSession, plain, start_rematch
 from .records import parse_when, render_games
 from .replay import Keys, Replay, print_replay, step_through
-from .saved import Login, Logins, SavedGame, SavedGames
+from .saved import API_TOKEN, SESSION, Login, Logins, SavedGame, SavedGames
 from .screen import (
     Screen,
     end_text,
@@ -60,6 +65,7 @@ from .screen import (
     render_result,
     render_table,
 )
+from .watch import Spectator
 from .words import lower_first, refusal
 
 EXIT_USAGE = 2
@@ -75,13 +81,14 @@ exit status: 0 done · 2 bad command line · 3 service unreachable ·
 4 request refused by the service · 5 left an unfinished game (gin resume) ·
 6 nothing to resume · 130 interrupted (Ctrl-C)
 
-environment: GIN_SERVER (default http://127.0.0.1:8000), NO_COLOR,
-XDG_CONFIG_HOME (saved games: $XDG_CONFIG_HOME/gin/games.json, player logins:
-$XDG_CONFIG_HOME/gin/players.json, both owner-only)"""
+environment: GIN_SERVER (default http://127.0.0.1:8000), GIN_TOKEN (an API token
+to act with instead of the saved session, e.g. in CI), NO_COLOR, XDG_CONFIG_HOME
+(saved games: $XDG_CONFIG_HOME/gin/games.json, sessions and player logins:
+$XDG_CONFIG_HOME/gin/players.json, both owner-only)
 
-
-class UsageError(Exception):
-    """A command-line value the parser could not check by itself."""
+passwords are never arguments or environment variables: gin asks for them at
+the terminal (no echo), and reads them from stdin, one a line, when stdin is
+not a terminal (a script)"""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -162,9 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
         commands.add_parser("rematch", parents=[common], help="ask for a rematch of a finished game"),
         "the one finished last",
     )
-    login = commands.add_parser("login", parents=[common], help="become a player: your games count for it")
-    login.add_argument("name", help="the player's name (unique on the service)")
-    commands.add_parser("logout", parents=[common], help="forget this server's player login")
+    account_commands(commands, common)
     seek = commands.add_parser(
         "seek", parents=[common], help="quick match: play the next player who seeks the same game"
     )
@@ -201,6 +206,10 @@ def build_parser() -> argparse.ArgumentParser:
     games = commands.add_parser("games", parents=[common], help="a player's finished games, newest first")
     game_filters(games)
     games.add_argument("--limit", type=int, default=20, metavar="N", help="how many (default 20)")
+    games.add_argument(
+        "--live", action="store_true",
+        help="your account's games in play instead (from any machine: gin resume GAME plays one)",
+    )  # fmt: skip
     export = commands.add_parser(
         "export", parents=[common], help="write a player's finished games to stdout as NDJSON"
     )
@@ -214,6 +223,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-interactive", action="store_true",
         help="print the whole replay as text (also when stdout is not a terminal)",
     )  # fmt: skip
+    watch = commands.add_parser("watch", parents=[common], help="follow a game live, as a spectator")
+    watch.add_argument("game_id", help="the game (gin lobby lists the public games in play)")
     analyze = commands.add_parser(
         "analyze", parents=[common], help="melds, deadwood and best discards of a hand"
     )
@@ -223,13 +234,48 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def account_commands(commands: Any, common: argparse.ArgumentParser) -> None:
+    """The commands of the account: signing up, in and out, the password, sessions, API tokens."""
+    signup = commands.add_parser(
+        "signup", parents=[common], help="make an account (a name and a password) and sign in"
+    )
+    signup.add_argument("name", nargs="?", help="the account's name (unique on the service)")
+    signup.add_argument(
+        "--claim", action="store_true",
+        help="give a password to the player without one that gin keeps for this server",
+    )  # fmt: skip
+    login = commands.add_parser(
+        "login", parents=[common], help="sign in to your account (the password is asked): your games count"
+    )
+    login.add_argument("name", help="the account's name")
+    logout = commands.add_parser("logout", parents=[common], help="sign out: this machine's session ends")
+    logout.add_argument("--everywhere", action="store_true", help="end every session of the account")
+    logout.add_argument("--session", metavar="ID", help="end another session (gin sessions lists them)")
+    commands.add_parser("passwd", parents=[common], help="change your password (the other sessions end)")
+    commands.add_parser("whoami", parents=[common], help="the account you are signed in to, here")
+    commands.add_parser("sessions", parents=[common], help="the account's sessions, this one marked")
+    token = commands.add_parser("token", parents=[common], help="personal API tokens (for programs, CI)")
+    tokens = token.add_subparsers(dest="token_command", metavar="ACTION", required=True)
+    create = tokens.add_parser(
+        "create", parents=[common], help="make an API token: printed once, never shown again"
+    )
+    create.add_argument("description", help="what it is for, e.g. 'ci bot'")
+    create.add_argument(
+        "--scope", action="append", choices=("play", "bot", "read"), default=[], dest="scopes",
+        help="what it may do: play, bot or read (repeatable; default play)",
+    )  # fmt: skip
+    tokens.add_parser("list", parents=[common], help="the API tokens (never the tokens themselves)")
+    revoke = tokens.add_parser("revoke", parents=[common], help="revoke an API token: refused at once")
+    revoke.add_argument("token_id", metavar="ID", help="the token's id, as gin token list shows it")
+
+
 GAME_ID_ARG = re.compile(r"-[A-Za-z0-9_-]{7,63}(:[A-Za-z0-9_-]+)?")
 """A game id or invitation that begins with a dash (base64url text may): not an option."""
 
 VALUE_OPTIONS = {
     "--server", "--rules", "--option", "-o", "--name", "--seed", "--bot", "--game",
     "--clock", "--min-rating", "--max-rating", "--family", "--limit",
-    "--since", "--until", "--opponent", "--result",
+    "--since", "--until", "--opponent", "--result", "--scope", "--session",
 }  # fmt: skip
 
 
@@ -302,7 +348,10 @@ def main(argv: list[str] | None = None) -> int:
                 screen.error(f"your game is saved: gin resume {runner.game_id}")
             return EXIT_UNREACHABLE
         except ApiError as exc:
-            _report_api_error(screen, exc, json_mode, runner.acting)
+            remedy = runner.refused_login(exc)
+            _report_api_error(screen, exc, json_mode, runner.acting, hint=remedy is None)
+            if remedy is not None and not json_mode:
+                screen.error(remedy)
             if runner.game is not None and exc.status in (401, 403, 404, 410):
                 saved.forget(runner.game.game_id)
             return EXIT_REFUSED
@@ -352,8 +401,14 @@ LOOK_UP = {
     "own_game": "both seats would be the same player (the same gin login)",
     "seek_taken": "gin lobby lists the open seeks",
     "name_taken": "choose another name",
+    "account_exists": "gin login NAME, if the account is yours; else choose another name",
+    "session_required": "this needs a signed-in session (gin login NAME): an API token cannot do it",
+    "session_expired": "gin login NAME signs in again",
 }
 """Where a player finds the right name when the service refuses one (its detail speaks of HTTP paths)."""
+
+REFUSED_LOGIN = ("unknown_player", "session_expired")
+"""The codes of a credential refused as such: a session ended or expired, a token revoked."""
 
 
 def _report_api_error(
@@ -361,17 +416,24 @@ def _report_api_error(
     exc: ApiError,
     json_mode: bool,
     acting: tuple[dict[str, Any], dict[str, Any]] | None = None,
+    *,
+    hint: bool = True,
 ) -> None:
     """A refusal of the service on stderr: in words (``--json``: its body, with the code). ``acting``: the
-    move (``gin act``) and the view it was made from."""
+    move (``gin act``) and the view it was made from; ``hint``: say where to look (``LOOK_UP``)."""
     if json_mode:
-        print(json.dumps({"error": {"status": exc.status, **exc.problem}}), file=sys.stderr)
+        error = {"status": exc.status, **exc.problem}
+        if exc.retry_after is not None:
+            error["retry_after"] = exc.retry_after
+        print(json.dumps({"error": error}), file=sys.stderr)
         return
     action, view = acting or (None, None)
     names = player_names(view) if view is not None else None
     said = refusal(exc.code, exc.detail, action=action, view=view, names=names, problem=exc.problem)
+    if exc.retry_after is not None and "try again" not in said:
+        said = f"{said.rstrip('.')}: try again in {math.ceil(exc.retry_after)} s."
     screen.error(lower_first(said))
-    if exc.code in LOOK_UP:
+    if hint and exc.code in LOOK_UP:
         screen.error(LOOK_UP[exc.code])
 
 
@@ -416,13 +478,43 @@ class _Runner:
         self.game: SavedGame | None = None
         self.login: Login | None = None
         self.acting: tuple[dict[str, Any], dict[str, Any]] | None = None  # gin act: the move and its view
+        self.home_server = client.server  # GIN_TOKEN's: the server named (or the default)
         self._connect(client.server)
 
     def _connect(self, server: str) -> None:
-        """Talk to ``server`` as the player logged in there (a player token goes to its server only)."""
+        """Talk to ``server`` as the player logged in there (a token goes to its server only): with the
+        token of ``GIN_TOKEN`` on the server gin was pointed at, else with the login kept for it."""
         self.client.server = server.rstrip("/")
-        self.login = self.logins.get(self.client.server)
+        self.login = self._env_login() or self.logins.get(self.client.server)
         self.client.token = self.login.token if self.login is not None else None
+
+    def _env_login(self) -> Login | None:
+        token = os.environ.get("GIN_TOKEN", "").strip()
+        return Login("", token, API_TOKEN) if token and self.client.server == self.home_server else None
+
+    def _my_name(self) -> str | None:
+        """The name of the player logged in (asked of the service for a token from the environment)."""
+        if self.login is not None and not self.login.name:
+            self.login = dataclasses.replace(self.login, name=str(self.client.account().get("name", "")))
+        return self.login.name if self.login is not None else None
+
+    def refused_login(self, exc: ApiError) -> str | None:
+        """When ``exc`` refuses the credential itself rather than the request — the session kept here
+        ended elsewhere or expired (then forgotten: it will never work again), or the token of
+        ``GIN_TOKEN`` revoked —, what to do about it."""
+        if exc.code not in REFUSED_LOGIN:
+            return None
+        env = self._env_login()
+        if env is not None and self.client.token == env.token:
+            return "the token in GIN_TOKEN is refused (revoked, or not this service's): unset it, or make one"
+        kept = self.logins.get(self.client.server)
+        if kept is None or kept.kind != SESSION or self.client.token != kept.token:
+            return None
+        self.logins.forget(self.client.server)
+        return (
+            f"you are no longer signed in as {kept.name} on {self.client.server} (the session was ended"
+            f" elsewhere or has expired): gin login {kept.name} signs in again"
+        )
 
     @property
     def game_id(self) -> str:
@@ -500,9 +592,41 @@ class _Runner:
             self.screen.line(text)
 
     def _saved_game(self, game_id: str | None) -> SavedGame | None:
+        """A game saved here (``game_id``, or the one played last), else one of the account's games in
+        play (from any machine: played with the login's token)."""
         if game_id:
-            return self.saved.load().get(game_id)
-        return self.saved.latest(self.explicit_server.rstrip("/") if self.explicit_server else None)
+            found = self.saved.load().get(game_id)
+        else:
+            found = self.saved.latest(self.explicit_server.rstrip("/") if self.explicit_server else None)
+        if found is not None or self.login is None:
+            return found
+        return next(self._account_games(game_id), None)
+
+    def _account_games(self, game_id: str | None = None) -> Iterator[SavedGame]:
+        """The account's games in play, newest first (only ``game_id``, when given), as games to resume:
+        with no seat token of their own, they are played with the login's."""
+        for game in self.client.account_games():
+            if game_id not in (None, game["game_id"]):
+                continue
+            seat = int(game.get("seat") or 0)
+            players = game.get("players") or []
+            other = players[1 - seat] if len(players) == 2 else None
+            yield SavedGame(
+                game_id=game["game_id"],
+                server=self.client.server,
+                seat=seat,
+                token="",
+                opponent=str(other.get("bot") or "") if other else "",
+            )
+
+    def _seat_token(self, game: SavedGame) -> str:
+        """The token that plays ``game``: its seat token, or for an account's game the login's."""
+        token = game.token or self.client.token
+        if not token:
+            raise UsageError(
+                f"game {game.game_id} is played by your account: gin login NAME first, on {game.server}"
+            )
+        return token
 
     def _read_seat(self, game: SavedGame | None, missing: str) -> Game | None:
         """The seat of a saved game, its view read from the server it was saved with; None (and
@@ -511,7 +635,17 @@ class _Runner:
             self.screen.error(missing)
             return None
         self._use(game)
-        return self.client.game(game.game_id, game.token)
+        return self._open_seat(game)
+
+    def _open_seat(self, game: SavedGame) -> Game:
+        """``game``'s seat, its view read. An account's game refused (401, 403) may be the session's
+        fault (ended elsewhere, expired): then that is the error raised, for main to say so."""
+        try:
+            return self.client.game(game.game_id, self._seat_token(game))
+        except ApiError as exc:
+            if not game.token and exc.status in (401, 403):
+                self.client.account()  # raises when the session itself is refused
+            raise
 
     def _use(self, game: SavedGame) -> None:
         """Talk to the server the game was saved with, unless one was given explicitly."""
@@ -521,15 +655,7 @@ class _Runner:
 
     def cmd_resume(self) -> int:
         if self.args.list:
-            games = sorted(self.saved.load().values(), key=lambda g: -g.updated)
-            if self.json_mode:
-                self.output([{"game_id": g.game_id, "server": g.server, "seat": g.seat} for g in games])
-                return EXIT_OK
-            for g in games:
-                self.screen.line(f"{g.game_id}  seat {g.seat}  {g.opponent or 'human'}  {g.server}")
-            if not games:
-                self.screen.line("No saved games.")
-            return EXIT_OK
+            return self._resume_list()
         game = self._saved_game(self.args.game_id)
         if game is None:
             which = f"game {self.args.game_id}" if self.args.game_id else "unfinished game"
@@ -537,8 +663,10 @@ class _Runner:
             return EXIT_NOTHING_TO_RESUME
         self._use(game)
         try:
-            seat = self.client.game(game.game_id, game.token)
+            seat = self._open_seat(game)
         except ApiError as exc:
+            if exc.code in REFUSED_LOGIN:
+                raise  # the login is what was refused, not the game: main says what to do
             if exc.status in (401, 403, 404, 410):
                 self.saved.forget(game.game_id)
                 self.screen.error(f"game {game.game_id} can no longer be resumed: {exc.detail}")
@@ -547,6 +675,31 @@ class _Runner:
         if not self.json_mode:
             self.screen.line(f"Resuming game {game.game_id}.")
         return self._play(seat, fetch=False)
+
+    def _resume_list(self) -> int:
+        """``gin resume --list``: the games saved here, then the account's other games in play."""
+        games = sorted(self.saved.load().values(), key=lambda g: -g.updated)
+        account: list[SavedGame] = []
+        if self.login is not None:
+            try:
+                here = {g.game_id for g in games}
+                account = [g for g in self._account_games() if g.game_id not in here]
+            except GinClientError as exc:  # the list saved here is still worth showing
+                self.screen.error(f"the account's games in play could not be read: {exc}")
+        if self.json_mode:
+
+            def row(g: SavedGame, **more: bool) -> dict[str, Any]:
+                return {"game_id": g.game_id, "server": g.server, "seat": g.seat, **more}
+
+            self.output([row(g) for g in games] + [row(g, account=True) for g in account])
+            return EXIT_OK
+        for g in games:
+            self.screen.line(f"{g.game_id}  seat {g.seat}  {g.opponent or 'human'}  {g.server}")
+        for g in account:
+            self.screen.line(f"{g.game_id}  seat {g.seat}  {g.opponent or 'human'}  {g.server}  (account)")
+        if not games and not account:
+            self.screen.line("No saved games.")
+        return EXIT_OK
 
     def _play(self, seat: Game, *, fetch: bool) -> int:
         """Play ``seat`` from its view (``fetch``: read the full view first), and the rematches the
@@ -685,40 +838,48 @@ class _Runner:
 
     def _need_login(self, what: str) -> Login:
         if self.login is None:
-            raise UsageError(f"{what} is for players: gin login NAME first (on {self.client.server})")
+            raise UsageError(
+                f"{what} is for players: gin login NAME first (or gin signup NAME), on {self.client.server}"
+            )
         return self.login
 
+    def _account(self) -> AccountCommands:
+        """The account commands, on the server gin was pointed at."""
+        return AccountCommands(
+            self.client,
+            self.screen,
+            self.logins,
+            json_mode=self.json_mode,
+            output=self.output,
+            env_login=self._env_login(),
+        )
+
+    def cmd_signup(self) -> int:
+        return self._account().signup(self.args.name or None, claim=self.args.claim)
+
     def cmd_login(self) -> int:
-        name = self.args.name
-        current = self.login
-        if current is not None and current.name.casefold() != name.casefold():
-            raise UsageError(f"you are logged in as {current.name} on {self.client.server}: gin logout first")
-        if current is None:
-            player = self.client.create_player(name)
-            current = Login(player.name, player.token)
-            self.logins.save(self.client.server, current)
-            said = f"Logged in as {current.name} on {self.client.server}: your games count for it."
-        else:
-            said = f"Already logged in as {current.name} on {self.client.server}."
-        if self.json_mode:
-            self.output({"name": current.name, "server": self.client.server})
-        else:
-            self.screen.line(said)
-            self.screen.line(f"(The player's token is kept in {self.logins.path}, readable by you only.)")
-        return EXIT_OK
+        return self._account().login(self.args.name)
 
     def cmd_logout(self) -> int:
-        login = self.logins.forget(self.client.server)
-        if self.json_mode:
-            self.output({"name": login.name if login else None, "server": self.client.server})
-        elif login is None:
-            self.screen.line(f"Not logged in on {self.client.server}.")
-        else:
-            self.screen.line(
-                f"Logged out {login.name}: its token is forgotten, so this player cannot be used from"
-                " here again."
-            )
-        return EXIT_OK
+        session = self.args.session.strip() if self.args.session else None
+        return self._account().logout(everywhere=self.args.everywhere, session_id=session)
+
+    def cmd_passwd(self) -> int:
+        return self._account().passwd()
+
+    def cmd_whoami(self) -> int:
+        return self._account().whoami()
+
+    def cmd_sessions(self) -> int:
+        return self._account().sessions()
+
+    def cmd_token(self) -> int:
+        account, args = self._account(), self.args
+        if args.token_command == "create":
+            return account.token_create(args.description, args.scopes)
+        if args.token_command == "revoke":
+            return account.token_revoke(args.token_id.strip())
+        return account.token_list()
 
     def cmd_lobby(self) -> int:
         seeks, games = plain(self.client.lobby())["seeks"], plain(self.client.live_games())["games"]
@@ -785,7 +946,7 @@ class _Runner:
         return self._play(game, fetch=False)
 
     def cmd_profile(self) -> int:
-        name = self.args.name or (self.login.name if self.login else None)
+        name = self.args.name or self._my_name()
         if not name:
             raise UsageError("gin profile NAME, or gin login NAME first to see your own")
         return self._present(plain(self.client.player(name)), render_profile)
@@ -797,7 +958,7 @@ class _Runner:
     # --- the archive: finished games --------------------------------------------------------------
 
     def _player_name(self, command: str) -> str:
-        name = self.args.name or (self.login.name if self.login else None)
+        name = self.args.name or self._my_name()
         if not name:
             raise UsageError(f"gin {command} NAME, or gin login NAME first to see your own")
         return str(name)
@@ -821,6 +982,8 @@ class _Runner:
         return limit
 
     def cmd_games(self) -> int:
+        if self.args.live:
+            return self._live_games()
         name = self._player_name("games")
         limit = self._limit() or 20
         filters = self._filters()
@@ -834,6 +997,18 @@ class _Runner:
         else:
             filtered = any(value is not None for value in filters.values())
             render_games(self.screen, name, [plain(game) for game in games], more=more, filtered=filtered)
+        return EXIT_OK
+
+    def _live_games(self) -> int:
+        """``gin games --live``: the account's games in play, from any machine."""
+        if self.args.name:
+            raise UsageError("gin games --live lists your own games in play: it takes no NAME")
+        self._need_login("gin games --live")
+        games = [dict(game) for game in self.client.account_games()]
+        if self.json_mode:
+            self.output({"games": games})
+        else:
+            render_live_games(self.screen, self._my_name() or "?", games)
         return EXIT_OK
 
     def cmd_export(self) -> int:
@@ -860,14 +1035,17 @@ class _Runner:
 
     def cmd_replay(self) -> int:
         game_id = self.args.game_id
-        if not game_id:
-            finished = self._finished_game(None)
-            if finished is None:
-                self.screen.error("no finished game saved here: gin replay GAME_ID (gin games lists them)")
-                return EXIT_NOTHING_TO_RESUME
+        finished = None if game_id else self._finished_game(None)
+        if finished is not None:
             game_id = finished.game_id
             if not self.explicit_server:
                 self._connect(finished.server)
+        elif not game_id and self.login is not None:  # the account's last game, played anywhere
+            last = next(self.client.player_games(self._my_name() or "", limit=1), None)
+            game_id = last["game_id"] if last is not None else None
+        if not game_id:
+            self.screen.error("no finished game saved here: gin replay GAME_ID (gin games lists them)")
+            return EXIT_NOTHING_TO_RESUME
         export = plain(self.client.export(game_id))
         if self.json_mode:
             self.output(export)
@@ -882,6 +1060,17 @@ class _Runner:
         finally:
             keys.close()
         return EXIT_OK
+
+    def cmd_watch(self) -> int:
+        # No token: what anyone may see (a seated player's token would show that seat's hand instead).
+        spectator = Spectator(Game(self.client, self.args.game_id), self.screen, json_mode=self.json_mode)
+        try:
+            return spectator.run()
+        except KeyboardInterrupt:
+            if not self.json_mode:
+                self.screen.line("")
+                self.screen.line(f"Stopped watching game {self.args.game_id}.")
+            return EXIT_INTERRUPTED
 
     def _present(self, data: dict[str, Any], render: Callable[[Screen, dict[str, Any]], None]) -> int:
         """Show an answer of the service: as it is with ``--json``, else drawn by ``render``."""

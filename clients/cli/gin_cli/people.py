@@ -119,7 +119,7 @@ def render_lobby(screen: Screen, seeks: list[dict[str, Any]], games: list[dict[s
         screen.line((f"  {seek.get('id', '?')}", "bold"), f"  {who}  ", " · ".join(parts), f"  {when}")
     if not seeks:
         screen.line("  none: gin seek waits here for an opponent")
-    screen.rule("Public games in play")
+    screen.rule("Public games in play (gin watch GAME_ID)")
     for game in games:
         names = []
         for player in game.get("players") or []:

@@ -52,12 +52,10 @@ from .screen import (
     Woken,
     clock_text,
     describe_move,
-    end_text,
-    finished_by_last_hand,
     moves_line,
     player_names,
-    render_game_over,
-    render_result,
+    render_hand_end,
+    render_match_end,
     render_table,
 )
 from .words import lower_first, not_on_offer, refusal, sentence
@@ -240,7 +238,7 @@ class GameSession:
                 self.screen.note("Your last move is taken back.")
             return self.fetch()  # the hand's history got shorter: take the whole view again
         # A move's response holds no history; its events are the moves since (docs/api.md, "Views").
-        self._reply_moves = [_as_history(e) for e in reply.get("events") or [] if e.get("type") in MOVE_TYPES]
+        self._reply_moves = [as_history(e) for e in reply.get("events") or [] if e.get("type") in MOVE_TYPES]
         new_view = dict(reply.get("view") or {})
         if "version" not in new_view:
             new_view["version"] = reply.get("version")
@@ -432,26 +430,15 @@ class GameSession:
     def show_result(self, view: dict[str, Any]) -> None:
         if self.json_mode:
             return  # the view line carries "result"
-        render_result(self.screen, view, self.names)
-        # Normally the phase is game_over; in Hollywood a game may end while the others go on.
-        ended = finished_by_last_hand(view)
-        if ended:
-            render_game_over(self.screen, view, self.names, numbers=ended)
+        render_hand_end(self.screen, view, self.names)
 
     def show_end(self, view: dict[str, Any]) -> None:
         if self.json_mode:
             self.emit({"type": "view", "view": view})
-            over = {"type": "over", "scores": view.get("scores"), "hands": view.get("hands")}
-            over.update(end_reason=view.get("end_reason"), forfeited_by=view.get("forfeited_by"))
-            self.emit(over)
+            self.emit(over_line(view))
             return
-        if view.get("result") and self._result_shown != view.get("hand_number"):
-            render_result(self.screen, view, self.names)
-        render_game_over(self.screen, view, self.names, numbers=finished_by_last_hand(view) or None)
-        ended = end_text(view, self.names)
-        if ended:
-            self.screen.line((ended, "bold"))
-        self.screen.line(("Game over.", "bold"))
+        shown = self._result_shown == view.get("hand_number")
+        render_match_end(self.screen, view, self.names, result_shown=shown, closing="Game over.")
 
     def tell_join(self, view: dict[str, Any]) -> None:
         """Say so when the invited opponent takes their seat."""
@@ -510,6 +497,18 @@ class GameSession:
             print(message, file=sys.stderr)
         else:
             self.screen.line(message)
+
+
+def over_line(view: dict[str, Any]) -> dict[str, Any]:
+    """The ``--json`` line of a match's end: ``{"type": "over", "scores", "hands", "end_reason",
+    "forfeited_by"}``."""
+    return {
+        "type": "over",
+        "scores": view.get("scores"),
+        "hands": view.get("hands"),
+        "end_reason": view.get("end_reason"),
+        "forfeited_by": view.get("forfeited_by"),
+    }
 
 
 def start_rematch(seat: Game, screen: Screen, opponent: str, *, json_mode: bool) -> Game:
@@ -599,7 +598,7 @@ def opponent_time_left(view: dict[str, Any]) -> float | None:
     return float(left) if isinstance(left, int | float) else None
 
 
-def _as_history(event: dict[str, Any]) -> dict[str, Any]:
+def as_history(event: dict[str, Any]) -> dict[str, Any]:
     """A move event in the shape of a view's history entry (a big gin's knock has no discard)."""
     item = {k: v for k, v in event.items() if k != "id"}
     if item.get("type") == "knock" and item.get("big_gin"):

@@ -1,10 +1,11 @@
 """What ``gin`` keeps on disk: the seat tokens of games (so that ``gin resume`` can pick up an unfinished
-game, and ``gin rematch`` can ask for a rematch of a finished one), and the player logins.
+game, and ``gin rematch`` can ask for a rematch of a finished one), and the logins: one per server, the
+session of a signed-in account (``gin signup``, ``gin login``) or the token of a name-and-token player.
 
 The files are ``$XDG_CONFIG_HOME/gin/games.json`` and ``…/gin/players.json`` (``~/.config/gin/`` by
-default). A seat token is a password for that seat and a player token for the player, so the directory
-is created ``0700`` and the files are written ``0600`` (atomically: a temporary file in the same
-directory, then a rename).
+default). A seat token is a password for that seat, and a session or player token for the player, so the
+directory is created ``0700`` and the files are written ``0600`` (atomically: a temporary file in the
+same directory, then a rename). No password is ever written: gin sends it once and keeps the session.
 """
 
 from __future__ import annotations
@@ -139,19 +140,30 @@ def _latest(games: dict[str, SavedGame], server: str | None) -> SavedGame | None
     return max(chosen, key=lambda g: g.updated, default=None)
 
 
+SESSION = "session"
+"""A login that is a signed-in session of an account (``gin_s_…``): it may manage the account."""
+PLAYER = "player"
+"""A login that is a name-and-token player's own token (no password; what older versions of gin made)."""
+API_TOKEN = "token"
+"""A personal API token given in ``GIN_TOKEN`` (never saved)."""
+
+
 @dataclass(frozen=True)
 class Login:
-    """A player of one server: its name and its token (never shown)."""
+    """A player of one server: its name, its token (never shown) and what kind of token that is
+    (:data:`SESSION`, :data:`PLAYER` or :data:`API_TOKEN`). The name of an API token from the
+    environment is not known before the service is asked (``""``)."""
 
     name: str
     token: str
+    kind: str = PLAYER
 
     def __repr__(self) -> str:
-        return f"Login(name={self.name!r})"
+        return f"Login(name={self.name!r}, kind={self.kind!r})"
 
 
 class Logins:
-    """The per-user file of player logins, one per server (``gin login NAME``)."""
+    """The per-user file of logins, one per server (``gin login NAME``, ``gin signup NAME``)."""
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or config_dir() / "players.json"
@@ -165,13 +177,15 @@ class Logins:
         entry = self._load().get(server.rstrip("/"))
         if not isinstance(entry, dict):
             return None
-        name, token = entry.get("name"), entry.get("token")
-        return Login(name, token) if isinstance(name, str) and isinstance(token, str) else None
+        name, token, kind = entry.get("name"), entry.get("token"), entry.get("kind", PLAYER)
+        if not (isinstance(name, str) and isinstance(token, str) and kind in (SESSION, PLAYER)):
+            return None
+        return Login(name, token, kind)
 
     def save(self, server: str, login: Login) -> None:
         """Keep ``login`` for ``server`` (the logins of other servers stay)."""
         players = self._load()
-        players[server.rstrip("/")] = {"name": login.name, "token": login.token}
+        players[server.rstrip("/")] = {"name": login.name, "token": login.token, "kind": login.kind}
         write_private(self.path, {"players": players})
 
     def forget(self, server: str) -> Login | None:

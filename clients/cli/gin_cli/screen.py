@@ -394,9 +394,8 @@ def _was_gin(item: dict[str, Any], view: dict[str, Any]) -> bool:
 
 def render_table(screen: Screen, view: dict[str, Any], names: list[str], *, clock: bool = True) -> None:
     """The game screen: scores (``clock``: and the clocks), the opponent, the piles, the hand and the
-    moves on offer."""
+    moves on offer. A spectator's view (``seat`` None) shows what is public of both hands instead."""
     seat = view.get("seat", 0)
-    opponent_seat = 1 - seat
     dealer = view.get("dealer")
     title = f"Hand {view.get('hand_number', '?')}"
     rules = view.get("rules") or {}
@@ -412,12 +411,11 @@ def render_table(screen: Screen, view: dict[str, Any], names: list[str], *, cloc
     if clock:
         clock_line(screen, view, names)
 
-    opponent = view.get("opponent") or {}
-    known = opponent.get("known_cards") or []
-    parts: list[Part] = [f"{names[opponent_seat]}: {opponent.get('card_count', '?')} cards"]
-    if known:
-        parts += [" · known: ", *screen.cards(known)]
-    screen.line(*parts)
+    if seat is None:
+        for number, player in enumerate((view.get("players") or [])[:2]):
+            screen.line(*holding_parts(screen, names[number], player if isinstance(player, dict) else {}))
+    else:
+        screen.line(*holding_parts(screen, names[1 - seat], view.get("opponent") or {}))
 
     screen.line(*pile_parts(screen, view.get("discard_pile") or [], view.get("stock_size", "?")))
 
@@ -431,13 +429,23 @@ def render_table(screen: Screen, view: dict[str, Any], names: list[str], *, cloc
         discards = hand.get("discards") or []
         if discards:
             best = sorted(discards, key=lambda d: (d.get("deadwood", 0), d.get("card", "")))[:5]
-            parts = ["Deadwood after discarding: "]
+            parts: list[Part] = ["Deadwood after discarding: "]
             for i, option in enumerate(best):
                 parts += [", " if i else "", screen.card(option["card"]), f" {option['deadwood']}"]
             screen.line(*parts)
     knock = view.get("knock")
     if knock and view.get("phase") == "layoff":
         render_knock(screen, knock, names)
+
+
+def holding_parts(screen: Screen, name: str, player: dict[str, Any]) -> list[Part]:
+    """What the table knows of a hand it does not see: how many cards, and those known (taken from the
+    discard pile and still held, or laid down by a knock)."""
+    known = player.get("known_cards") or []
+    parts: list[Part] = [f"{name}: {player.get('card_count', '?')} cards"]
+    if known:
+        parts += [" · known: ", *screen.cards(known)]
+    return parts
 
 
 def pile_parts(screen: Screen, pile: Sequence[str], stock_size: object) -> list[Part]:
@@ -593,6 +601,29 @@ def end_text(view: dict[str, Any], names: list[str]) -> str | None:
 
 
 # --- the end of a hand and of a game ---------------------------------------------------------------
+
+
+def render_hand_end(screen: Screen, view: dict[str, Any], names: list[str]) -> None:
+    """The end of the hand just played, and the totals of the games it ended (in Hollywood a game may
+    end while the others go on; usually the phase is game_over)."""
+    render_result(screen, view, names)
+    ended = finished_by_last_hand(view)
+    if ended:
+        render_game_over(screen, view, names, numbers=ended)
+
+
+def render_match_end(
+    screen: Screen, view: dict[str, Any], names: list[str], *, result_shown: bool, closing: str
+) -> None:
+    """The end of a match: the last hand's end (unless ``result_shown``), the totals of the game it
+    ended, how the match ended when it ended early, and ``closing``."""
+    if view.get("result") and not result_shown:
+        render_result(screen, view, names)
+    render_game_over(screen, view, names, numbers=finished_by_last_hand(view) or None)
+    ended = end_text(view, names)
+    if ended:
+        screen.line((ended, "bold"))
+    screen.line((closing, "bold"))
 
 
 def render_result(screen: Screen, view: dict[str, Any], names: list[str], *, scores: bool = True) -> None:
