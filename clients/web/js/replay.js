@@ -263,6 +263,8 @@ export class ReplayViewer {
           h("p", { id: "replay-position", class: "replay-position", "aria-live": "off" }),
           h("label", { class: "replay-show" }, "Cards shown ", show)),
         h("p", { id: "replay-show-note", class: "note replay-show-note" }),
+        // What a screen reader hears at each step: one region that stays (the table is drawn anew).
+        h("p", { id: "replay-said", class: "visually-hidden", "aria-live": "polite" }),
         handsNav,
         h("div", { class: "board" }, this.stage, this.side)),
       h("p", { class: "note" }, "Keys: ← → a move, ↑ ↓ a hand, Home and End the first and last step. ",
@@ -306,9 +308,21 @@ export class ReplayViewer {
       : this.show === "spectator"
         ? "As a spectator saw them: the hands stay face down (but the cards taken from the pile) until the hand is over."
         : `As ${names[Number(this.show)]} saw them: ${names[1 - Number(this.show)]}'s hand stays face down (but the cards taken from the pile) until the hand is over.`;
+    // A move of the list had the focus: the list is drawn again, and the focus goes to the current move.
+    const inList = this.side.contains(document.activeElement) && document.activeElement.dataset.step;
     if (frame.kind === "end") this.drawEnd();
     else this.drawHandStep(frame, record);
+    this.say(frame.kind === "end" ? this.body.querySelector("#replay-end h2") : this.body.querySelector("#replay-move"), where);
+    if (inList) (this.side.querySelector("[aria-current=step] button") || this.body.querySelector("[data-action=replay-next]"))?.focus();
     this.ctx.ui.setAddress?.(this.address(frame));
+  }
+
+  /** Tell a screen reader the step: where it is, then the move (its cards as words: "7 of hearts"). */
+  say(element, where) {
+    const copy = element?.cloneNode(true);
+    if (!copy) return;
+    for (const card of copy.querySelectorAll("[data-card]")) card.replaceWith(cardName(card.dataset.card));
+    this.body.querySelector("#replay-said").textContent = `${where}. ${copy.textContent.replace(/\s+/g, " ").trim()}`;
   }
 
   address(frame) {
@@ -338,7 +352,7 @@ export class ReplayViewer {
     felt.append(
       this.seatRow(frame, 1 - bottom, record, nextSeat, drawn),
       this.centre(frame),
-      h("p", { id: "replay-move", class: "prompt", "aria-live": "polite" }, this.caption(frame, record)),
+      h("p", { id: "replay-move", class: "prompt" }, this.caption(frame, record)),
       this.seatRow(frame, bottom, record, nextSeat, drawn));
     stage.append(felt);
     const standing = this.standings[frame.hand] || [];
@@ -473,6 +487,5 @@ export class ReplayViewer {
     stage.append(panel);
     const side = clear(this.side);
     side.append(this.handsTable());
-    panel.querySelector("h2")?.setAttribute("aria-live", "polite");
   }
 }

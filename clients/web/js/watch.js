@@ -13,6 +13,7 @@ import { describeMove } from "./moves.js";
 import { focusHeading, pageFrame, pageHref, seatNames } from "./site.js";
 import { CONNECTION_WORDS, END_REASON, handDetails, handHeading, scoreboard, withCards } from "./table.js";
 
+const CARD_CODE = /^[A2-9TJQK][CDHS]$/;
 const LIST_EVERY = 5000; // ms between two looks at the games in play
 
 /** The rules in a few words: "game to 100 · knock at ≤ 10". */
@@ -182,9 +183,13 @@ export class Spectator {
         h("h2", {}, this.endWords(names)),
         view.archived ? h("p", {}, h("a", { class: "btn", href: pageHref("replay", this.gameId), "data-action": "replay" }, "Replay the match")) : h("p", { class: "note" }, "The replay is ready once the match is in the archive (a moment).")));
     }
-    const log = h("ol", { class: "log", id: "watch-log", "aria-label": "Moves of this hand", "aria-live": "polite", "aria-relevant": "additions" });
+    const log = h("ol", { class: "log", id: "watch-log", "aria-label": "Moves of this hand" });
     const history = view.history || [];
     history.forEach((item, i) => log.append(h("li", { class: i >= history.length - this.fresh ? "fresh-move" : "" }, withCards(describeMove(item, names, view)))));
+    // A screen reader hears the new moves (the page's live region: the table is drawn anew).
+    for (const item of history.slice(history.length - this.fresh)) {
+      this.ctx.ui.announce?.(describeMove(item, names, view).map((p) => (CARD_CODE.test(p) ? cardName(p) : p)).join(""));
+    }
     const side = h("aside", { class: "side", "aria-label": "The hand's moves" },
       h("section", { class: "moves" }, h("h3", {}, `Hand ${view.hand_number}: moves`), history.length ? log : h("p", { class: "note" }, "No move yet.")),
       h("p", { class: "note" }, h("a", { href: pageHref("watch") }, "Other games in play")));
