@@ -160,10 +160,11 @@ def invite(
 SCREEN_SIZES = ((1280, 800), (390, 844))  # a laptop, a phone
 
 
-def shots_at_two_sizes(page: Page, tmp_path: Path, name: str) -> list[Path]:
+def shots_at_two_sizes(page: Page, tmp_path: Path, name: str, *, fits: bool = True) -> list[Path]:
     """Full-page screenshots of what ``page`` shows at a laptop's and a phone's size (then back to the
     page's own size): ``<tmp_path>/shots/<name>-1280x800.png`` and ``…-390x844.png``, or in the folder
-    ``GIN_WEB_SHOTS`` names, if set (to look at them all in one place)."""
+    ``GIN_WEB_SHOTS`` names, if set (to look at them all in one place). ``fits``: at each size, nothing
+    sticks out sideways (no horizontal scroll bar)."""
     folder = Path(os.environ.get("GIN_WEB_SHOTS") or tmp_path / "shots")
     folder.mkdir(parents=True, exist_ok=True)
     own = page.viewport_size
@@ -174,6 +175,9 @@ def shots_at_two_sizes(page: Page, tmp_path: Path, name: str) -> list[Path]:
         path = folder / f"{name}-{width}x{height}.png"
         page.screenshot(path=str(path), full_page=True)
         made.append(path)
+        assert not (fits and overflows_sideways(page)), (
+            f"{name} sticks out sideways at {width}x{height}: {path}"
+        )
     if own:
         page.set_viewport_size(own)
     return made

@@ -20,7 +20,6 @@ from playwright.sync_api import BrowserContext, Page, expect
 from .pages import (
     Table,
     game_address,
-    overflows_sideways,
     play_url,
     shots_at_two_sizes,
     start_game,
@@ -33,16 +32,6 @@ LAPTOP = {"width": 1280, "height": 800}
 
 def unique(prefix: str) -> str:
     return f"{prefix}{uuid.uuid4().hex[:6]}"
-
-
-def shoot(page: Page, tmp_path: Path, name: str) -> None:
-    """Both sizes' screenshots, and at each nothing wider than the window."""
-    for size in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
-        page.set_viewport_size(size)
-        page.wait_for_timeout(100)
-        assert not overflows_sideways(page), f"{name} overflows sideways at {size}"
-    page.set_viewport_size(LAPTOP)
-    shots_at_two_sizes(page, tmp_path, name)
 
 
 def start_page(new_context: Callable[..., BrowserContext], url: str, device: str) -> Page:
@@ -82,7 +71,7 @@ def test_an_account_plays_on_two_devices_then_replays_the_match_and_sees_its_rat
     # Device one: the sign-in form, then a new account, signed in at once.
     one = start_page(new_context, url, "device-one")
     expect(one.locator("#account-password")).to_have_attribute("type", "password")
-    shoot(one, tmp_path, "sign-in")
+    shots_at_two_sizes(one, tmp_path, "sign-in")
     sign_in_form(one, name, PASSWORD, sign_up=True)
     expect(one.locator("#player-me")).to_have_text(name)
     stored = storage_dump(one)
@@ -108,7 +97,7 @@ def test_an_account_plays_on_two_devices_then_replays_the_match_and_sees_its_rat
     listed = two.locator(f"#in-play-list button[data-game='{game_id}']")
     expect(listed).to_be_visible()
     expect(two.locator(f"#in-play-list li[data-game='{game_id}']")).to_contain_text("simple (bot)")
-    shoot(two, tmp_path, "games-in-play")
+    shots_at_two_sizes(two, tmp_path, "games-in-play")
     listed.click()
     wait_for_game(two)
     second = Table(two)
@@ -140,7 +129,7 @@ def test_an_account_plays_on_two_devices_then_replays_the_match_and_sees_its_rat
     assert rows.nth(0).get_attribute("data-game") == second_game
     expect(two.locator("#page-title")).to_have_text("My games")
     expect(two.locator(f"#game-list li[data-game='{game_id}']")).to_contain_text("Lost")
-    shoot(two, tmp_path, "my-games")
+    shots_at_two_sizes(two, tmp_path, "my-games")
     two.click(f"#game-list li[data-game='{game_id}'] [data-action=replay]")
 
     # The replay: the deal, then move by move with the keyboard and the buttons; the other hand stays face
@@ -163,7 +152,7 @@ def test_an_account_plays_on_two_devices_then_replays_the_match_and_sees_its_rat
     two.keyboard.press("ArrowLeft")
     expect(replay).to_have_attribute("data-step", "2")
     assert "hand=1" in two.url and "move=2" in two.url  # the step is in the address: a link to it
-    shoot(two, tmp_path, "replay")
+    shots_at_two_sizes(two, tmp_path, "replay")
     two.keyboard.press("End")
     expect(replay).to_have_attribute("data-kind", "end")
     expect(two.locator("#replay-end #match-end")).to_be_visible()
@@ -190,7 +179,7 @@ def test_an_account_plays_on_two_devices_then_replays_the_match_and_sees_its_rat
     assert len(re.findall(r"[ML][\d.]+ [\d.]+", line.get_attribute("d") or "")) >= 2
     expect(graph.locator("text.axis-label")).to_have_text(["Rated games, oldest to newest", "Rating"])
     expect(two.locator("#profile-summary")).to_contain_text("Played2")
-    shoot(two, tmp_path, "profile")
+    shots_at_two_sizes(two, tmp_path, "profile")
 
     # Signing out ends the session for the service too, and this browser forgets the account's seats.
     two.goto(url)

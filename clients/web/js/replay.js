@@ -268,12 +268,22 @@ export class ReplayViewer {
         handsNav,
         h("div", { class: "board" }, this.stage, this.side)),
       h("p", { class: "note" }, "Keys: ← → a move, ↑ ↓ a hand, Home and End the first and last step. ",
-        h("a", { href: pageHref("players", this.reviewedName() || names[0], "games") }, "Back to the games")));
+        this.gamesLink()));
     this.drawStep();
   }
 
+  /** A link back to the list of games the replay was opened from. */
+  gamesLink() {
+    const name = this.reviewedName();
+    if (!name) return null;
+    const mine = name.toLowerCase() === this.ctx.player()?.name.toLowerCase();
+    return h("a", { href: mine ? pageHref("games") : pageHref("players", name, "games") }, mine ? "My games" : `${playerLabel(name)}'s games`);
+  }
+
+  /** Whose games the replay was opened from (else the account's, else the match's first player's). */
   reviewedName() {
-    return this.options.as || this.ctx.player()?.name || null;
+    const player = (this.doc.players || []).find((p) => p.player && p.type !== "bot")?.player;
+    return this.options.as || this.ctx.player()?.name || player || null;
   }
 
   /** Whether the seat's cards are face up at this step, as the chosen view shows them. */
