@@ -8,6 +8,7 @@ with what the service says the seat may see (GET /v1/games/{id} with the seat's 
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -37,16 +38,20 @@ def start_game(
     target: int | None = None,
     name: str | None = "Ann",
     clock: str | None = None,
+    rated: bool = False,
 ) -> None:
     """Open the start page at ``url`` and start a game against ``bot`` (None: invite a friend).
 
-    ``name``: the name at the table (None: a logged-in player's); ``clock``: a value of the Clock menu."""
+    ``name``: the name at the table (None: a logged-in player's); ``clock``: a value of the Clock menu;
+    ``rated``: tick Rated (a logged-in or signed-in player's)."""
     page.goto(url)
     expect(page.locator("#bot option")).not_to_have_count(0)
     if name is not None:
         page.fill("#name", name)
     if clock is not None:
         page.select_option("#clock", clock)
+    if rated:
+        page.check("#rated")
     if bot:
         page.select_option("#bot", bot)
     if knock_limit is not None:
@@ -72,8 +77,10 @@ def game_address(page: Page) -> tuple[str, int]:
 
 
 def log_in(page: Page, url: str, name: str) -> None:
-    """Open the start page at ``url`` and log in as the player ``name`` (a new one: POST /v1/players)."""
+    """Open the start page at ``url`` and log in as the player ``name`` by a name alone, without a
+    password (a new one: POST /v1/players)."""
     page.goto(url)
+    page.click("#name-only > summary")
     page.fill("#player-name", name)
     page.click("[data-action=login]")
     expect(page.locator("#player-me")).to_have_text(name)
@@ -84,19 +91,24 @@ def wait_for_game(page: Page) -> None:
     expect(page.locator("#game")).to_have_attribute("data-version", re.compile(r"\d+"))
 
 
-class Opponent:
-    """The other seat of a game the page invited to, played by the test over the public API (a second
-    client that knows no page): it joins with the invitation link and moves with If-Match."""
+class Seat:
+    """One seat of a game played by the test over the public API (a client that knows no page): it moves
+    with If-Match from the view it holds."""
 
-    def __init__(self, base: str, link: str, name: str = "Bob") -> None:
-        game_id, invitation = urlsplit(link).fragment.removeprefix("join=").split(".", 1)
-        joined = requests.post(
-            f"{base}/v1/games/{game_id}/join", json={"invitation": invitation, "name": name}, timeout=10
+    def __init__(self, base: str, game_id: str, token: str, view: dict[str, Any]) -> None:
+        self.base, self.game_id, self.token = base, game_id, token
+        self.view = view
+
+    def refresh(self) -> dict[str, Any]:
+        """The seat's view as it is now (the other seat may have moved)."""
+        reply = requests.get(
+            f"{self.base}/v1/games/{self.game_id}",
+            headers={"Authorization": f"Bearer {self.token}"},
+            timeout=10,
         )
-        joined.raise_for_status()
-        self.base, self.game_id = base, game_id
-        self.token: str = joined.json()["token"]
-        self.view: dict[str, Any] = joined.json()["view"]
+        reply.raise_for_status()
+        self.view = dict(reply.json())
+        return self.view
 
     def move(self, action: dict[str, Any]) -> dict[str, Any]:
         reply = requests.post(
@@ -108,6 +120,18 @@ class Opponent:
         reply.raise_for_status()
         self.view = dict(reply.json()["view"])
         return self.view
+
+
+class Opponent(Seat):
+    """The other seat of a game the page invited to: it joins with the invitation link."""
+
+    def __init__(self, base: str, link: str, name: str = "Bob") -> None:
+        game_id, invitation = urlsplit(link).fragment.removeprefix("join=").split(".", 1)
+        joined = requests.post(
+            f"{base}/v1/games/{game_id}/join", json={"invitation": invitation, "name": name}, timeout=10
+        )
+        joined.raise_for_status()
+        super().__init__(base, game_id, joined.json()["token"], joined.json()["view"])
 
     def _deadwood(self, cards: list[str]) -> int:
         reply = requests.post(f"{self.base}/v1/analyze", json={"cards": cards}, timeout=10)
@@ -131,6 +155,37 @@ def invite(
     """The page invites a friend (a game between two people); the test's own client joins as Bob."""
     start_game(page, play_url(base), bot=None, seed=seed, knock_limit=knock_limit, name=name)
     return Opponent(base, page.locator("#invite-link").input_value())
+
+
+SCREEN_SIZES = ((1280, 800), (390, 844))  # a laptop, a phone
+
+
+def shots_at_two_sizes(page: Page, tmp_path: Path, name: str, *, fits: bool = True) -> list[Path]:
+    """Full-page screenshots of what ``page`` shows at a laptop's and a phone's size (then back to the
+    page's own size): ``<tmp_path>/shots/<name>-1280x800.png`` and ``…-390x844.png``, or in the folder
+    ``GIN_WEB_SHOTS`` names, if set (to look at them all in one place). ``fits``: at each size, nothing
+    sticks out sideways (no horizontal scroll bar)."""
+    folder = Path(os.environ.get("GIN_WEB_SHOTS") or tmp_path / "shots")
+    folder.mkdir(parents=True, exist_ok=True)
+    own = page.viewport_size
+    made = []
+    for width, height in SCREEN_SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(200)  # the layout, and graphs redrawn at the new width
+        path = folder / f"{name}-{width}x{height}.png"
+        page.screenshot(path=str(path), full_page=True)
+        made.append(path)
+        assert not (fits and overflows_sideways(page)), (
+            f"{name} sticks out sideways at {width}x{height}: {path}"
+        )
+    if own:
+        page.set_viewport_size(own)
+    return made
+
+
+def overflows_sideways(page: Page) -> bool:
+    """Whether the page is wider than its window (something sticks out: a horizontal scroll bar)."""
+    return bool(page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1"))
 
 
 def boxes_overlap(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:

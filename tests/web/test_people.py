@@ -142,13 +142,14 @@ def test_a_player_logs_in_stays_logged_in_and_logs_out(
 
     other = new_context("someone-else").new_page()
     other.goto(play_url(live_service))
+    other.click("#name-only > summary")
     other.fill("#player-name", name.upper())  # names ignore case
     other.click("[data-action=login]")
     expect(other.get_by_role("alert")).to_contain_text("is taken")
 
     page.click("[data-action=logout]")
     page.click("[data-action=logout-confirm]")
-    expect(page.locator("#player-name")).to_be_visible()
+    expect(page.locator("#account-name")).to_be_visible()  # signed out: the sign-in form again
     expect(page.locator("[data-action=quick-match]")).to_have_count(0)
     assert not page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('gin.player.'))")
     table = Table(page)

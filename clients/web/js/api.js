@@ -5,14 +5,25 @@
 // service only here; words.js says what went wrong in a player's words.
 
 export class ApiError extends Error {
-  constructor(status, problem) {
+  /** `retryAfter`: the seconds of a Retry-After header (a 429 or a 503), else null. */
+  constructor(status, problem, retryAfter = null) {
     const detail = problem.detail || problem.title || `HTTP ${status}`;
     super(detail);
     this.status = status;
     this.problem = problem;
     this.code = problem.code || "http_error";
     this.detail = detail;
+    this.retryAfter = retryAfter;
   }
+}
+
+/** The seconds of a Retry-After header ("120"; a date is read as the seconds until then), or null. */
+function retryAfterOf(response) {
+  const value = response.headers.get("Retry-After");
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const when = Date.parse(value);
+  return Number.isNaN(when) ? null : Math.max(0, Math.ceil((when - Date.now()) / 1000));
 }
 
 /** The service could not be reached (`server`): down, this device offline, or, for a service of another
@@ -95,7 +106,8 @@ export class Api {
       }
     }
     if (response.status >= 400) {
-      throw new ApiError(response.status, data && typeof data === "object" ? data : { detail: text.slice(0, 200) });
+      const problem = data && typeof data === "object" ? data : { detail: text.slice(0, 200) };
+      throw new ApiError(response.status, problem, retryAfterOf(response));
     }
     return { status: response.status, data, etag: response.headers.get("ETag") };
   }
@@ -200,6 +212,47 @@ export class Api {
     return (await this.request("POST", `/v1/seeks/${encodeURIComponent(seekId)}/accept`, { token: playerToken })).data;
   }
 
+  /** The public games in play, newest first (a spectator may watch any of them). */
+  async liveGames(limit = 50) {
+    return (await this.request("GET", `/v1/games?status=live&limit=${limit}`)).data;
+  }
+
+  // --- accounts -----------------------------------------------------------------------------------------
+  /** Sign up: {name, token, session, lifetime}, signed in. With a name-and-token player's own token
+   * (`playerToken`), that player keeps its name and gets a password. */
+  async signUp(name, password, playerToken) {
+    return (await this.request("POST", "/v1/account", { body: { name, password }, token: playerToken })).data;
+  }
+  /** Sign in: a new session {name, token, session, lifetime}. */
+  async signIn(name, password) {
+    return (await this.request("POST", "/v1/account/sessions", { body: { name, password } })).data;
+  }
+  /** Sign out: this session ends (its token is refused from now on). */
+  async signOut(sessionToken) {
+    return (await this.request("DELETE", "/v1/account/sessions/current", { token: sessionToken })).data;
+  }
+  /** The account's games in play on any device, newest first: {games: [{game_id, seat, players, your_move, …}]}. */
+  async accountGames(sessionToken, signal) {
+    return (await this.request("GET", "/v1/account/games?status=live", { token: sessionToken, signal })).data;
+  }
+
+  // --- the archive ---------------------------------------------------------------------------------------
+  /** A page of a player's finished games, newest first: {games, next}. `query`: cursor, limit and the
+   * filters (result, rated, family, opponent, since, until). */
+  async playerGames(name, query = {}) {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== null && value !== "") params.set(key, String(value));
+    return (await this.request("GET", `/v1/players/${encodeURIComponent(name)}/games?${params}`)).data;
+  }
+  /** Per rules family, each rated game's rating before and after, oldest first. */
+  async ratingHistory(name) {
+    return (await this.request("GET", `/v1/players/${encodeURIComponent(name)}/rating-history`)).data;
+  }
+  /** A finished match in one document (ginrummy.match): players, rules, result and every hand's record. */
+  async exportGame(gameId) {
+    return (await this.request("GET", `/v1/games/${encodeURIComponent(gameId)}/export`)).data;
+  }
+
   // --- events ----------------------------------------------------------------------------------------
   /** One long poll: {events, cursor, truncated}. */
   async poll(gameId, token, after, wait, signal) {
@@ -210,7 +263,8 @@ export class Api {
   }
 
   /**
-   * The NDJSON event stream, read with fetch (EventSource cannot send an Authorization header).
+   * The NDJSON event stream, read with fetch (EventSource cannot send an Authorization header); without a
+   * token, the spectator's.
    * Calls onOpen() once the service answered, onEvent(event) for each line (keep-alives included),
    * until the server ends the stream (after `wait` seconds; the caller reconnects with its cursor).
    */
@@ -220,7 +274,7 @@ export class Api {
     const url = `${this.server}/v1/games/${encodeURIComponent(gameId)}/events?${params}`;
     const response = await send(
       url,
-      { headers: { Accept: "application/x-ndjson", Authorization: `Bearer ${token}` }, signal },
+      { headers: token ? { Accept: "application/x-ndjson", Authorization: `Bearer ${token}` } : { Accept: "application/x-ndjson" }, signal },
       `the event stream of ${this.server} cannot be reached`,
       this.server,
     );
@@ -231,7 +285,7 @@ export class Api {
       } catch {
         problem = { detail: `HTTP ${response.status}` };
       }
-      throw new ApiError(response.status, problem);
+      throw new ApiError(response.status, problem, retryAfterOf(response));
     }
     if (!response.body || !(response.headers.get("Content-Type") || "").includes("ndjson")) {
       throw new NetworkError("no event stream here", { server: this.server });

@@ -16,6 +16,12 @@ export function rankText(card) {
   return card[0] === "T" ? "10" : card[0];
 }
 
+/** Cards in the order a hand is listed: by suit (clubs, diamonds, hearts, spades), then by rank. */
+export function sortCards(cards) {
+  const order = (card) => "CDHS".indexOf(card[1]) * 16 + "A23456789TJQK".indexOf(card[0]);
+  return [...cards].sort((a, b) => order(a) - order(b));
+}
+
 /** "7 of hearts": the accessible name of a card. */
 export function cardName(card) {
   return `${RANK_NAMES[card[0]] || card[0]} of ${SUIT_NAMES[card[1]] || card[1]}`;

@@ -4,7 +4,8 @@
 // POSTed with If-Match: "<version of the view it was chosen from>", a 412 fetches the view again. The
 // opponent's moves arrive through GET /v1/games/{id}/events read as an NDJSON stream with fetch (an
 // EventSource cannot send the seat's Authorization header); when streaming fails, the long poll
-// (?after=<cursor>&wait=25) takes over. After the opponent moved the page GETs the view again.
+// (?after=<cursor>&wait=25) takes over (feed.js). After the opponent moved the page GETs the view again.
+// The seat's token is the seat token this browser kept, or the session of the account the seat is tied to.
 //
 // Whose move it is comes from the view's your_move: legal_actions also lists what ends the match (resign,
 // abort) and, once it is over, the rematch, which are never a move of the play. Nothing legal_actions
@@ -14,17 +15,17 @@
 // opponent left: the view does not say how long the opponent has been idle, so "Claim victory" is offered
 // whenever it is a human opponent's move, and the service's 409 too_early (seconds_left) sets a countdown.
 
-import { Api, ApiError, NetworkError, cursorAfter, sleep } from "./api.js";
+import { Api, ApiError, NetworkError, cursorAfter } from "./api.js";
 import { banner, fly } from "./animate.js";
 import { CARD_KEYS, cardBack, cardFace, cardName, cardText } from "./cards.js";
 import { KnockEditor, LayoffEditor } from "./editor.js";
 import { verifyShuffle } from "./fairness.js";
+import { EventFeed } from "./feed.js";
+import { describeMove } from "./moves.js";
 import { loadSeat, saveSeat } from "./storage.js";
 import { CONNECTION_WORDS, paintClaim, paintClocks, renderGame } from "./table.js";
 import { problemText } from "./words.js";
 
-const STREAM_WAIT = 120; // seconds one NDJSON stream stays open before the page reconnects
-const POLL_WAIT = 25; // seconds of one long poll
 const MOVE_TYPES = new Set(["draw", "pass", "discard", "knock", "layoff"]);
 const ACTION_KEYS = ["source", "card", "discard"]; // what tells two moves of one type apart (not melds)
 const TICK = 100; // ms between two paints of a running clock
@@ -50,7 +51,7 @@ export class GameController {
     this.editor = null;
     this.hint = null;
     this.connection = "connecting";
-    this.streaming = true; // false once the stream failed: long poll from then on
+    this.feed = null; // the live feed of the game's events (feed.js)
     this.lastDrawn = null;
     this.freshDiscard = null;
     this.helpOpen = false;
@@ -143,8 +144,7 @@ export class GameController {
 
   /** The network came back or went away: drop the current request and start again (at once). */
   reconnect() {
-    this.streamAbort?.abort();
-    this.wake?.abort();
+    this.feed?.reconnect();
   }
 
   // --- the view -----------------------------------------------------------------------------------------
@@ -686,64 +686,15 @@ export class GameController {
 
   // --- the live feed ------------------------------------------------------------------------------------
   async eventLoop() {
-    const signal = this.abort.signal;
-    let failures = 0; // consecutive failed attempts (the service unreachable, the stream broken)
-    let streamBreaks = 0; // streams that failed while plain requests worked
-    let streamBroke = false;
-    while (!signal.aborted) {
-      this.streamAbort = new AbortController();
-      const onAbort = () => this.streamAbort.abort();
-      signal.addEventListener("abort", onAbort);
-      try {
-        if (failures > 0) {
-          await this.refresh(); // back after a lost connection: catch up first
-          this.setConnection("live");
-          if (streamBroke && ++streamBreaks >= 2) this.streaming = false; // e.g. a proxy that buffers
-        }
-        failures = 0;
-        streamBroke = false;
-        const started = Date.now();
-        if (this.streaming) {
-          let got = 0;
-          await this.api.stream(this.entry.gameId, this.entry.token, this.cursor, STREAM_WAIT, this.streamAbort.signal, {
-            onOpen: () => {
-              this.setConnection("live");
-              this.ui.clearError("network");
-            },
-            onEvent: (e) => {
-              got++;
-              this.onEvent(e);
-            },
-          });
-          // A stream that ends at once without a word would spin: use the long poll instead.
-          if (got === 0 && Date.now() - started < 1000) this.streaming = false;
-          if (got > 0) streamBreaks = 0;
-        } else {
-          const page = await this.api.poll(this.entry.gameId, this.entry.token, this.cursor, POLL_WAIT, this.streamAbort.signal);
-          this.setConnection("live");
-          this.ui.clearError("network");
-          for (const e of page.events || []) this.onEvent(e);
-          if (page.truncated) await this.refresh(); // older events were trimmed: the view has them all
-        }
-      } catch (err) {
-        if (signal.aborted) return;
-        if (err instanceof ApiError && [401, 403, 404].includes(err.status)) {
-          this.fail(err);
-          this.setConnection("closed");
-          return;
-        }
-        failures++;
-        streamBroke = streamBroke || this.streaming;
-        this.setConnection("reconnecting");
-        if (err.name !== "AbortError") {
-          // Back off, unless the browser says it is online again (the wait is cut short then).
-          this.wake = new AbortController();
-          await sleep(Math.min(400 * 2 ** failures, 10000), this.wake.signal);
-        }
-      } finally {
-        signal.removeEventListener("abort", onAbort);
-      }
-    }
+    this.feed = new EventFeed(this.api, this.entry.gameId, this.entry.token, {
+      cursor: () => this.cursor,
+      refresh: () => this.refresh(),
+      onEvent: (e) => this.onEvent(e),
+      setConnection: (state) => this.setConnection(state),
+      answered: () => this.ui.clearError("network"),
+      fail: (err) => this.fail(err),
+    });
+    await this.feed.run(this.abort.signal);
   }
 
   setConnection(state) {
@@ -937,31 +888,6 @@ export class GameController {
 
   /** A move of the hand's history (or an event) as words and cards: ["Bob", " discarded ", "7H"]. */
   describeMove(item) {
-    const who = this.names()[item.seat] ?? "?";
-    switch (item.type) {
-      case "draw":
-        if (item.source === "discard") return item.card ? [who, " took ", item.card, " from the pile"] : [who, " took the discard"];
-        return item.card ? [who, " drew ", item.card, " from the stock"] : [who, " drew from the stock"];
-      case "discard":
-        return [who, " discarded ", item.card];
-      case "pass":
-        return [who, " passed"];
-      case "knock": {
-        if (item.big_gin || ("discard" in item && item.discard === null)) return [who, " went big gin"];
-        const knock = this.view?.knock || {};
-        const outcome = this.view?.result?.outcome || {};
-        const gin = item.gin || (knock.knocker === item.seat && knock.gin) || (outcome.knocker === item.seat && outcome.end === "gin");
-        const verb = gin ? " went gin" : " knocked";
-        return item.discard ? [who, verb, ", discarding ", item.discard] : [who, verb];
-      }
-      case "layoff": {
-        const layoffs = Array.isArray(item.layoffs) ? item.layoffs.map((l) => l.card).filter(Boolean) : null;
-        if (layoffs && layoffs.length) return [who, " laid down and laid off ", ...layoffs.flatMap((c, i) => (i ? [" ", c] : [c]))];
-        if (layoffs) return [who, " laid down (no lay-offs)"];
-        return [who, item.best ? " laid down, laying off the best way" : " laid down"];
-      }
-      default:
-        return [who, ` ${item.type}`];
-    }
+    return describeMove(item, this.names(), this.view);
   }
 }

@@ -1,6 +1,5 @@
-// The people of the start page: the player logged in on this service (POST /v1/players; its token kept in
-// this browser), the lobby (GET /v1/lobby: open seeks, each with a Play button that takes it), a quick
-// match (POST /v1/seeks: paired at once, or waiting with a long poll on GET /v1/seeks/{id} until someone
+// The people of the start page: the lobby (GET /v1/lobby: open seeks, each with a Play button that takes
+// it, as the player signed in or logged in on this service: account.js), a quick match (POST /v1/seeks: paired at once, or waiting with a long poll on GET /v1/seeks/{id} until someone
 // takes it, with a Cancel button), and a small leaderboard. A seek's token becomes the seat's token of
 // the game it starts; the page keeps it (storage.js) so that a reload goes on waiting.
 
@@ -43,93 +42,18 @@ export const CLOCK_CHOICES = [
 /** The seat of a game the lobby started, saved like any other (the game page reads it from storage). */
 function saveStarted(ctx, { gameId, seat, token }) {
   const player = storage.loadPlayer(ctx.server);
-  storage.saveSeat({ gameId, seat, token, server: ctx.server, name: player?.name || "", player: player?.name, opponent: "human", commitments: {}, verified: {} });
+  storage.saveNewSeat({ gameId, seat, token, server: ctx.server, name: player?.name || "", player: player?.name, opponent: "human", commitments: {}, verified: {} }, player);
   ctx.go(gameId, seat);
 }
 
 /**
  * The start page's people: ctx = {api, server, showError, clearError, notice, announce, go(gameId, seat),
- * explain(err), onPlayer()}. Returns {player, lobby, leaderboard} panels and stop().
+ * explain(err)}. Returns {lobby, leaderboard} panels, quickMatch(), withdrawSeek() and stop().
  */
 export function peoplePanels(ctx) {
   const stopper = new AbortController();
   const signal = stopper.signal;
   let seekAbort = null;
-
-  // --- the player ----------------------------------------------------------------------------------------
-  const playerPanel = h("section", { class: "panel player", id: "player", "aria-labelledby": "player-title" });
-
-  function drawPlayer({ confirmLogout = false } = {}) {
-    const player = storage.loadPlayer(ctx.server);
-    clear(playerPanel).append(h("h2", { id: "player-title" }, "Player"));
-    if (!player) {
-      const input = h("input", { id: "player-name", name: "player", maxlength: "40", autocomplete: "username", required: true, value: storage.playerName() });
-      const form = h("form", {
-        class: "invite-row",
-        onsubmit: async (event) => {
-          event.preventDefault();
-          const name = input.value.trim();
-          if (!name) return;
-          const submit = form.querySelector("button");
-          submit.disabled = true;
-          ctx.clearError();
-          try {
-            const made = await ctx.api.createPlayer(name);
-            storage.savePlayer(ctx.server, made);
-            storage.rememberName(made.name);
-            ctx.notice(`Logged in as ${made.name}.`);
-            ctx.onPlayer();
-          } catch (err) {
-            submit.disabled = false;
-            if (err instanceof ApiError && err.code === "name_taken") {
-              ctx.showError(`The name "${name}" is taken on this service. If it is yours, play from the browser where you chose it; otherwise choose another name.`);
-            } else {
-              ctx.showError(`Cannot log in: ${ctx.explain(err)}`);
-            }
-          }
-        },
-      }, h("label", { class: "visually-hidden", for: "player-name" }, "Player name"), input,
-        h("button", { type: "submit", class: "btn primary", "data-action": "login" }, "Log in"));
-      playerPanel.append(
-        h("p", { class: "note" }, "Log in to play rated games and to be matched with other people. A new name is yours on this service; this browser keeps its key."),
-        form,
-      );
-      return;
-    }
-    const stats = h("span", { class: "player-stats", id: "player-stats" });
-    const row = h("div", { class: "player-row" },
-      h("p", { class: "who-am-i" }, "Logged in as ", h("b", { id: "player-me" }, player.name), " ", stats));
-    if (confirmLogout) {
-      row.append(
-        h("div", { class: "confirm-inline", role: "group", "aria-label": "Log out?" },
-          h("p", { class: "note" }, `This browser forgets ${player.name}'s key: the name cannot be used here again without it.`),
-          h("div", { class: "buttons" },
-            h("button", { type: "button", class: "btn", "data-action": "logout-confirm", onclick: () => logout() }, "Log out"),
-            h("button", { type: "button", class: "btn subtle", "data-action": "logout-cancel", onclick: () => drawPlayer() }, "Cancel"))),
-      );
-    } else {
-      row.append(h("button", { type: "button", class: "btn subtle", "data-action": "logout", onclick: () => {
-        drawPlayer({ confirmLogout: true });
-        playerPanel.querySelector("[data-action=logout-cancel]")?.focus();
-      } }, "Log out"));
-    }
-    playerPanel.append(row);
-    ctx.api.profile(player.name).then((profile) => {
-      const games = profile.games || {};
-      const parts = [];
-      for (const [family, r] of Object.entries(profile.ratings || {})) parts.push(`${family} ${r.rating}${r.provisional ? "?" : ""}${r.rank ? ` (#${r.rank})` : ""}`);
-      parts.push(`${games.played || 0} played, ${games.won || 0} won`);
-      stats.textContent = `· ${parts.join(" · ")}`;
-    }).catch(() => undefined);
-  }
-
-  async function logout() {
-    const seek = storage.loadSeek(ctx.server);
-    if (seek) await cancelSeek(seek, { quiet: true });
-    storage.forgetPlayer(ctx.server);
-    ctx.notice("Logged out.");
-    ctx.onPlayer();
-  }
 
   // --- the lobby -----------------------------------------------------------------------------------------
   const seeking = h("div", { id: "seeking", class: "seeking", hidden: true });
@@ -152,10 +76,10 @@ export function peoplePanels(ctx) {
     if (!seeks.length) {
       lobbyNote.textContent = player
         ? "Nobody is waiting. Quick match puts you in the lobby until someone comes."
-        : "Nobody is waiting. Log in (above) to seek a game here.";
+        : "Nobody is waiting. Sign in (above) to seek a game here.";
     }
     else if (!others) lobbyNote.textContent = "Only your seek is open for now.";
-    else lobbyNote.textContent = player ? "Players waiting for an opponent: Play takes their seek and starts the game." : "Players waiting for an opponent. Log in (above) to play them.";
+    else lobbyNote.textContent = player ? "Players waiting for an opponent: Play takes their seek and starts the game." : "Players waiting for an opponent. Sign in (above) to play them.";
     const focused = document.activeElement?.dataset?.seek;
     clear(seekList);
     for (const seek of seeks) {
@@ -171,7 +95,7 @@ export function peoplePanels(ctx) {
           "data-action": "accept-seek",
           "data-seek": seek.id,
           disabled: !player,
-          title: player ? `Play ${seek.player}` : "Log in to play",
+          title: player ? `Play ${seek.player}` : "Sign in to play",
           "aria-label": `Play ${seek.player}: ${facts.join(", ")}`,
           onclick: (event) => accept(seek, event.currentTarget),
         }, "Play");
@@ -354,16 +278,19 @@ export function peoplePanels(ctx) {
     }
   }
 
-  drawPlayer();
   lobbyLoop();
   const pending = storage.loadSeek(ctx.server);
   if (pending && storage.loadPlayer(ctx.server)) waitForMatch(pending);
 
   return {
-    player: playerPanel,
     lobby: lobbyPanel,
     leaderboard: leaderboardPanel,
     quickMatch,
+    /** Withdraw this browser's open seek, if any (before signing or logging out). */
+    async withdrawSeek() {
+      const seek = storage.loadSeek(ctx.server);
+      if (seek) await cancelSeek(seek, { quiet: true });
+    },
     setFamilies(names) {
       clear(family).append(...names.map((n) => h("option", { value: n }, n)));
     },

@@ -1,17 +1,28 @@
 // The page: which service to talk to, the start page (a game against a bot, or an invitation for a
-// friend), joining by an invitation link, and opening a game. The address says where the player is:
+// friend), joining by an invitation link, opening a game, and the pages beside the table. The address says
+// where the player is:
 //   /play/                                   the start page
-//   /play/#game=<game id>&seat=<0|1>         a game (the seat's token is in this browser's storage)
+//   /play/#game=<game id>&seat=<0|1>         a game (the seat's token is in this browser's storage, or the
+//                                            seat is the signed-in account's: its session opens it)
 //   /play/#join=<game id>.<invitation>       an invitation: the fragment never reaches a server or a log
+//   /play/#/games                            the signed-in player's finished games (records.js)
+//   /play/#/players/<name>[/games]           a player's profile with its rating graphs, or its games
+//   /play/#/replay/<game id>[?as=<name>&hand=<n>&move=<k>]   a finished match, step by step (replay.js)
+//   /play/#/watch[/<game id>]                the public games in play; one of them, live (watch.js)
 //   ?server=http://host:port                 talk to that service (remembered), e.g. from a static host
-// The start page's player, lobby and quick match are in lobby.js.
+// The start page's account is in account.js; its lobby and quick match in lobby.js.
 
+import { accountPanels } from "./account.js";
 import { Api, ApiError, NetworkError } from "./api.js";
 import { cardInline } from "./cards.js";
 import { add, clear, h } from "./dom.js";
 import { GameController } from "./game.js";
 import { CLOCK_CHOICES, clockWords, peoplePanels } from "./lobby.js";
+import { choosePlayerPage, gamesPage, profilePage } from "./records.js";
+import { ReplayViewer } from "./replay.js";
+import { siteNav } from "./site.js";
 import * as storage from "./storage.js";
+import { Spectator, watchList } from "./watch.js";
 import { networkText, problemText } from "./words.js";
 
 const app = document.getElementById("app");
@@ -135,6 +146,29 @@ const ui = {
     routed = null;
     route();
   },
+  /** Say where the page is now without going anywhere (the replay's step): no new history entry. */
+  setAddress(hash) {
+    const next = `${location.pathname}${location.search}${hash}`;
+    if (next === `${location.pathname}${location.search}${location.hash}`) return;
+    history.replaceState(null, "", next);
+    routed = location.href;
+  },
+  explain: (err) => problemText(err),
+};
+
+/** What the pages beside the table get: the service, the page's root, the messages, who plays here. */
+const pages = {
+  api,
+  server,
+  root: app,
+  ui,
+  showError,
+  clearError,
+  notice,
+  explain: (err) => problemText(err),
+  player: () => storage.loadPlayer(server),
+  go: (gameId, seat) => ui.open(gameId, seat),
+  onChange: () => ui.reload(),
 };
 
 // --- routing -------------------------------------------------------------------------------------------------
@@ -145,10 +179,64 @@ function route() {
   routed = location.href;
   current?.stop();
   current = null;
+  if (location.hash.startsWith("#/")) {
+    showPage(location.hash.slice(2));
+    return;
+  }
   const fragment = new URLSearchParams(location.hash.slice(1));
   if (fragment.has("join")) showJoin(fragment.get("join"));
   else if (fragment.has("game")) openGame(fragment.get("game"), Number(fragment.get("seat") || 0));
   else showLobby();
+}
+
+/** A page beside the table: #/games, #/players/<name>[/games], #/replay/<id>?…, #/watch[/<id>]. */
+function showPage(path) {
+  const [where, query] = path.split("?");
+  const parts = where.split("/").filter(Boolean).map((part) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  });
+  const params = new URLSearchParams(query || "");
+  const player = storage.loadPlayer(server);
+  clearError();
+  document.title = "Gin Rummy";
+  switch (parts[0]) {
+    case "games":
+      current = player ? gamesPage(pages, player.name) : choosePlayerPage(pages, "games");
+      return;
+    case "players":
+      if (!parts[1]) current = player ? profilePage(pages, player.name) : choosePlayerPage(pages, "profile");
+      else current = parts[2] === "games" ? gamesPage(pages, parts[1]) : profilePage(pages, parts[1]);
+      document.title = `Gin Rummy — ${parts[1] || "players"}`;
+      return;
+    case "replay":
+      if (parts[1]) {
+        current = new ReplayViewer(pages, parts[1], { as: params.get("as"), hand: params.get("hand"), move: params.get("move") });
+        current.start();
+        document.title = "Gin Rummy — replay";
+        return;
+      }
+      break;
+    case "watch":
+      if (parts[1]) {
+        current = new Spectator(pages, parts[1]);
+        current.start();
+      } else {
+        current = watchList(pages);
+        document.title = "Gin Rummy — watch";
+      }
+      return;
+    case "account":
+      showLobby(); // the account panel is on the start page
+      (app.querySelector("#account-name") || app.querySelector("#player"))?.focus();
+      return;
+    default:
+      break;
+  }
+  showLobby();
 }
 
 function gameAddress(gameId, seat) {
@@ -162,10 +250,17 @@ function go(gameId, seat) {
 }
 
 function openGame(gameId, seat) {
-  const entry = storage.loadSeat(gameId, seat);
+  let entry = storage.loadSeat(gameId, seat);
+  const player = storage.loadPlayer(server);
+  if (!entry && player) {
+    // No seat token here: the seat is the player's (a game of the account started on any device), and the
+    // player's session (or key) opens it. What this browser kept of it (the shuffle checks) comes along.
+    const kept = storage.loadAccountSeat(gameId, seat, player.name) || {};
+    entry = { commitments: {}, verified: {}, ...kept, gameId, seat, server, name: player.name, player: player.name, account: player.name, token: player.token };
+  }
   if (!entry) {
     showLobby();
-    showError("This browser holds no seat of that game (its seat token is kept only where the game was started or joined).");
+    showError("This browser holds no seat of that game (its seat token is kept only where the game was started or joined). If it is a game of your account, sign in first.");
     return;
   }
   clearError();
@@ -272,7 +367,7 @@ function drawJoinForm(panel, { gameId, invitation, host, game }) {
         storage.rememberName(chosen);
         try {
           const joined = await api.join(gameId, invitation, chosen, player?.token);
-          storage.saveSeat({ gameId: joined.game_id || gameId, seat: joined.seat, token: joined.token, server, name: chosen, player: player?.name, opponent: "human", commitments: {}, verified: {} });
+          storage.saveNewSeat({ gameId: joined.game_id || gameId, seat: joined.seat, token: joined.token, server, name: chosen, player: player?.name, opponent: "human", commitments: {}, verified: {} }, player);
           go(joined.game_id || gameId, joined.seat);
         } catch (err) {
           submit.disabled = false;
@@ -289,17 +384,18 @@ function drawJoinForm(panel, { gameId, invitation, host, game }) {
     h("p", {}, game ? `${host} is waiting at the table. Choose a name and take your seat.` : "Choose a name and take your seat."),
     facts.length ? h("p", { class: "note" }, facts.join(" · ")) : null,
     player ? h("p", { class: "note" }, `You join as the player ${player.name}.`) : null,
-    game?.rated && !player ? h("p", { class: "note" }, "This game is rated: log in on the start page first, then open the link again.") : null,
+    game?.rated && !player ? h("p", { class: "note" }, "This game is rated: sign in on the start page first, then open the link again.") : null,
     form,
   );
   name.focus();
 }
 
 // --- the start page --------------------------------------------------------------------------------------------
-function brand() {
+function brand(player) {
   return h("header", { class: "lobby-head" },
     h("h1", {}, h("span", { class: "suits", "aria-hidden": "true" }, "♠♥"), " Gin Rummy ", h("span", { class: "suits", "aria-hidden": "true" }, "♦♣")),
-    h("p", {}, "Play against the computer, invite a friend, or meet someone in the lobby."));
+    h("p", {}, "Play against the computer, invite a friend, or meet someone in the lobby."),
+    player === undefined ? null : siteNav("play", player));
 }
 
 async function showLobby() {
@@ -363,7 +459,7 @@ async function showLobby() {
     playButton.disabled = inviteButton.disabled = true;
     try {
       const created = await api.create(body, player?.token);
-      storage.saveSeat({
+      storage.saveNewSeat({
         gameId: created.game_id,
         seat: created.seat,
         token: created.token,
@@ -374,7 +470,7 @@ async function showLobby() {
         opponent: againstBot ? bot.value : "human",
         commitments: {},
         verified: {},
-      });
+      }, player);
       go(created.game_id, created.seat);
     } catch (err) {
       playButton.disabled = inviteButton.disabled = false;
@@ -411,15 +507,20 @@ async function showLobby() {
     announce,
     explain,
     go,
-    onPlayer: () => ui.reload(),
     onSeeking: (on, refocus) => {
       if (!quickButton) return;
       quickButton.disabled = on;
       if (refocus) quickButton.focus();
     },
   });
-  current = people; // stopped (its polls) when the page changes
-  const page = h("section", { class: "lobby" }, brand(), people.player, form, people.lobby, savedGames(), people.leaderboard, analyzePanel(), serverPanel());
+  const account = accountPanels({ ...pages, go, withdrawSeek: () => people.withdrawSeek() });
+  current = { // their polls stop when the page changes
+    stop() {
+      people.stop();
+      account.stop();
+    },
+  };
+  const page = h("section", { class: "lobby" }, brand(player), account.panel, account.inPlay, form, people.lobby, savedGames(), people.leaderboard, analyzePanel(), serverPanel());
   clear(app).append(page);
 
   try {

@@ -7,7 +7,7 @@ import { CARD_KEYS, cardBack, cardFace, cardInline, cardName, cardPoints, cardTe
 import { add, clear, h } from "./dom.js";
 import { clockWords } from "./lobby.js";
 
-const END_TEXT = {
+export const END_TEXT = {
   knock: "{k} knocked",
   undercut: "{d} undercut {k}",
   gin: "{k} went gin",
@@ -18,7 +18,7 @@ const END_TEXT = {
 };
 
 /** How a match ended early (the view's end_reason), said of the seat that forfeited it. */
-const END_REASON = {
+export const END_REASON = {
   resigned: "{f} resigned",
   timeout: "{f} lost on time",
   abandoned: "{f} left the game: it was claimed",
@@ -32,7 +32,7 @@ const BONUS_LABELS = {
   shutout_bonuses: "Shutout (bonuses doubled)",
 };
 
-const STAT_LABELS = [
+export const STAT_LABELS = [
   ["hands_played", "Hands played"],
   ["hands_won", "Hands won"],
   ["knocks", "Knocks"],
@@ -47,7 +47,7 @@ const STAT_LABELS = [
 ];
 
 /** Text with cards: parts are strings, and card codes ("7H") become coloured inline cards. */
-function withCards(parts) {
+export function withCards(parts) {
   return parts.map((p) => (typeof p === "string" && /^[A2-9TJQK][CDHS]$/.test(p) ? cardInline(p) : p));
 }
 
@@ -162,7 +162,7 @@ function handInfo(ctrl, names, where) {
   return h(where === "in-header" ? "span" : "p", { class: `hand-info ${where}` }, info.map((bit, i) => [i ? " · " : "", h("span", { class: "bit" }, bit)]));
 }
 
-function scoreboard(view, names) {
+export function scoreboard(view, names) {
   const scores = view.scores || {};
   const games = scores.games || [];
   const rules = view.rules || {};
@@ -654,29 +654,13 @@ function invitePanel(ctrl) {
 // --- the end of a hand, of a game ---------------------------------------------------------------------------
 function resultPanel(ctrl, names) {
   const view = ctrl.view;
-  const result = view.result || {};
-  const outcome = result.outcome || {};
-  const knocker = result.knocker;
-  const defender = result.defender;
-  const kSeat = knocker ? knocker.seat : outcome.knocker ?? 0;
-  const dSeat = defender ? defender.seat : 1 - kSeat;
-  const end = outcome.end || "over";
-  const title = (END_TEXT[end] || end).replace("{k}", names[kSeat]).replace("{d}", names[dSeat]);
   const panel = h("section", { id: "result", class: "result", "aria-label": `Hand ${view.hand_number} result` });
-  if (view.end_reason) panel.append(matchEnd(ctrl, names)); // ended early between two hands
-  let heading = title;
-  if (typeof outcome.winner === "number") heading += ` · ${names[outcome.winner]} ${names[outcome.winner] === "You" ? "score" : "scores"} ${outcome.points}`;
-  panel.append(h("h2", { tabindex: "-1" }, `Hand ${view.hand_number}: ${heading}`));
-  if (knocker) {
-    panel.append(arrangementRow(`${names[kSeat]} ${end === "gin" ? "(gin)" : end === "big_gin" ? "(big gin)" : "(knocker)"}`, knocker, null));
-    panel.append(arrangementRow(`${names[dSeat]} (defender)`, defender || {}, knocker.melds || []));
-  } else {
-    (result.arrangements || []).forEach((arr, seat) => panel.append(arrangementRow(names[seat], arr, null)));
-  }
-  if (typeof outcome.winner === "number") panel.append(h("p", { class: "points" }, pointsText(outcome, names)));
+  if (view.end_reason) panel.append(matchEnd(ctrl.view, names)); // ended early between two hands
+  panel.append(h("h2", { tabindex: "-1" }, `Hand ${view.hand_number}: ${handHeading(view.result || {}, names)}`));
+  add(panel, handDetails(view.result || {}, names));
   panel.append(shuffleLine(ctrl, view.hand_number));
   const finished = finishedGames(view);
-  if (finished.length) panel.append(gameOverPanel(ctrl, names, finished));
+  if (finished.length) panel.append(gameOverPanel(view, names, finished));
   const deal = ctrl.find({ type: "deal" });
   if (ctrl.matchOver) {
     panel.append(matchActions(ctrl, names));
@@ -697,15 +681,14 @@ function resultPanel(ctrl, names) {
 /** The match ended before a hand's result: why, who won, the totals, the rematch. */
 function endedPanel(ctrl, names) {
   const panel = h("section", { id: "ended", class: "result", "aria-label": "Game over" });
-  panel.append(matchEnd(ctrl, names), matchActions(ctrl, names)); // the rematch in sight, above the totals
+  panel.append(matchEnd(ctrl.view, names), matchActions(ctrl, names)); // the rematch in sight, above the totals
   const finished = finishedGames(ctrl.view);
-  if (finished.length) panel.append(gameOverPanel(ctrl, names, finished));
+  if (finished.length) panel.append(gameOverPanel(ctrl.view, names, finished));
   return panel;
 }
 
 /** How the match ended, in words: "Bob resigned · You win the match". */
-function matchEnd(ctrl, names) {
-  const view = ctrl.view;
+export function matchEnd(view, names) {
   const scores = view.scores || {};
   const parts = [];
   const reason = END_REASON[view.end_reason];
@@ -741,6 +724,37 @@ function matchActions(ctrl, names) {
   }
   actions.append(button("New game", "new-game", () => ctrl.ui.leave(), { primary: !main }));
   return actions;
+}
+
+/** How a hand ended, from its result: "Bob knocked · Bob scores 12". */
+export function handHeading(result, names) {
+  const outcome = result.outcome || {};
+  const kSeat = result.knocker ? result.knocker.seat : outcome.knocker ?? 0;
+  const dSeat = result.defender ? result.defender.seat : 1 - kSeat;
+  const end = outcome.end || "over";
+  let heading = (END_TEXT[end] || end).replace("{k}", names[kSeat]).replace("{d}", names[dSeat]);
+  if (typeof outcome.winner === "number") heading += ` · ${names[outcome.winner]} ${names[outcome.winner] === "You" ? "score" : "scores"} ${outcome.points}`;
+  return heading;
+}
+
+/** Both arrangements of a finished hand (the knocker's, the defender's with its lay-offs) and how its
+ * points were counted. */
+export function handDetails(result, names) {
+  const outcome = result.outcome || {};
+  const knocker = result.knocker;
+  const defender = result.defender;
+  const kSeat = knocker ? knocker.seat : outcome.knocker ?? 0;
+  const dSeat = defender ? defender.seat : 1 - kSeat;
+  const end = outcome.end || "over";
+  const parts = [];
+  if (knocker) {
+    parts.push(arrangementRow(`${names[kSeat]} ${end === "gin" ? "(gin)" : end === "big_gin" ? "(big gin)" : "(knocker)"}`, knocker, null));
+    parts.push(arrangementRow(`${names[dSeat]} (defender)`, defender || {}, knocker.melds || []));
+  } else {
+    (result.arrangements || []).forEach((arr, seat) => parts.push(arrangementRow(names[seat], arr, null)));
+  }
+  if (typeof outcome.winner === "number") parts.push(h("p", { class: "points" }, pointsText(outcome, names)));
+  return parts;
 }
 
 function arrangementRow(title, arrangement, knockerMelds) {
@@ -832,8 +846,9 @@ function finishedGames(view) {
   return [];
 }
 
-function gameOverPanel(ctrl, names, games) {
-  const view = ctrl.view;
+/** The totals of the games that ended (`games`: their score sheets), the match's result when it has several
+ * games, and the statistics: from a view, or anything with its `scores` and `stats`. */
+export function gameOverPanel(view, names, games) {
   const scores = view.scores || {};
   const panel = h("section", { id: "game-over", class: "game-over", "aria-label": "Game over" });
   for (const game of games) {
