@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
+from typing import Generic, TypeVar
 
 import pytest
 from ginrummy_client import Client
+from ginrummy_client.events import Following
 
 from .proxy import Proxy
+
+T = TypeVar("T")
 
 
 @pytest.fixture
@@ -35,3 +40,29 @@ def wait_until(check: Callable[[], bool], what: str, timeout: float = 10.0) -> N
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.01)
+
+
+class Reader(Generic[T]):
+    """Iterates a feed (a game's events, an account stream) on a thread of its own, as an application
+    would, collecting what it yields."""
+
+    def __init__(self, feed: Following[T]) -> None:
+        self.feed = feed
+        self.events: list[T] = []
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            for event in self.feed:
+                self.events.append(event)
+        except BaseException as error:  # noqa: BLE001 - handed to the test thread
+            self.error = error
+
+    def stop(self) -> list[T]:
+        self.feed.close()
+        self.thread.join(10)
+        assert not self.thread.is_alive(), "the feed did not stop"
+        assert self.error is None, self.error
+        return self.events

@@ -11,37 +11,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from ginrummy_client import ApiError, Client, Event, EventFeed, Game
+from ginrummy_client import ApiError, Client, Event, Game
 
 from tests.support import choose
 
-from .conftest import wait_until
+from .conftest import Reader, wait_until
 from .proxy import Proxy
-
-
-class Reader:
-    """Iterates a feed on a thread of its own, as an application would, collecting what it yields."""
-
-    def __init__(self, feed: EventFeed) -> None:
-        self.feed = feed
-        self.events: list[Event] = []
-        self.error: BaseException | None = None
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        try:
-            for event in self.feed:
-                self.events.append(event)
-        except BaseException as error:  # noqa: BLE001 - handed to the test thread
-            self.error = error
-
-    def stop(self) -> list[Event]:
-        self.feed.close()
-        self.thread.join(10)
-        assert not self.thread.is_alive(), "the feed did not stop"
-        assert self.error is None, self.error
-        return self.events
 
 
 def play(
