@@ -5,9 +5,12 @@ id across ended streams and dropped connections; the refusals as their own excep
 
 from __future__ import annotations
 
+import contextlib
+import re
 import threading
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from ginrummy.app.challenges import DECLINE_REASONS as SERVICE_REASONS
@@ -32,6 +35,7 @@ from .conftest import Reader, wait_until
 from .proxy import Proxy
 
 PASSWORD = "a long enough password"
+README = Path(__file__).resolve().parents[2] / "clients" / "python" / "README.md"
 
 
 class Listener(Reader[AccountEvent]):
@@ -214,3 +218,18 @@ def test_challenges_refused_raise_their_own_errors(people: tuple[Client, Client,
         guest = anonymous.challenge(name, name="Guest")  # anonymous: its token is the key
         assert anonymous.challenge_status(guest.id, token=guest.token)["challenger"]["player"] is None
         assert anonymous.cancel_challenge(guest.id, token=guest.token)["status"] == "canceled"
+
+
+def test_the_readme_makes_a_bot_account_as_printed(live_service: str, tmp_path: Path) -> None:
+    text = README.read_text(encoding="utf-8")
+    section = text.split("## A bot account: `gin-bot --account`", 1)[1].split("\n## ", 1)[0]
+    code = re.findall(r"```python\n(.*?)```", section, re.S)[0]
+    name = unique("readme")
+    code = code.replace("http://127.0.0.1:8000", live_service).replace('"MyBot"', repr(name))
+    with contextlib.chdir(tmp_path):
+        exec(compile(code, str(README), "exec"), {})
+    token = (tmp_path / "mybot.token").read_text()
+    with Client(live_service, token=token) as bot:
+        account = bot.account()
+        assert account["name"] == name and account["bot"] is True
+        assert account["credential"] == {"kind": "token", "scopes": ["bot"]}
