@@ -233,6 +233,48 @@ def test_two_bot_accounts_play_20_challenges_through_a_kill_and_a_restart(
         assert "Traceback" not in ran.err and " ERROR " not in ran.err
 
 
+def test_rated_games_against_house_bots_with_the_accounts_token(limited_service: str, tmp_path: Path) -> None:
+    name = "Rated" + uuid.uuid4().hex[:6]
+    folder = bot_folder(tmp_path, "rated")
+    token_file = readme_setup(limited_service, name, folder)
+    token = token_file.read_text().strip()
+    # A challenge to a house bot (accepted at once), and a game made against one with the token as the
+    # player's: both rated, both the account's, both with their rating change in the results.
+    challenged = gin_bot(
+        [
+            "run",
+            "account_bot.py:choose",
+            "--challenge",
+            "bot-random",
+            "--rated",
+            "--token-file",
+            str(token_file),
+        ]
+        + ["--results", "games.jsonl"],
+        server=limited_service,
+        cwd=folder,
+    )
+    assert challenged.status == 0, challenged.err
+    made = gin_bot(
+        ["run", "account_bot.py:choose", "--bot", "random", "--rated", "--results", "games.jsonl"],
+        server=limited_service,
+        cwd=folder,
+        env={"GIN_PLAYER_TOKEN": token},
+    )
+    assert made.status == 0, made.err
+    first, second = results(folder / "games.jsonl")
+    for record in (first, second):
+        assert record["rated"] and record["opponent"] == "bot-random" and record["seat"] == 0
+        assert record["rating"]["family"] == "standard" and record["rating"]["after"], record
+    assert first["rating"]["before"] is None and second["rating"]["before"] == first["rating"]["after"]
+    assert second["rating"]["change"] == second["rating"]["after"] - second["rating"]["before"]
+    with Client(limited_service) as anyone:
+        profile = anyone.player(name)
+    assert profile["games"]["played"] == 2 and profile["ratings"]["standard"]["games"] == 2
+    for ran in (challenged, made):
+        assert token not in ran.out + ran.err
+
+
 @pytest.fixture(scope="module")
 def impatient_service(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The service with a player who sits on its move claimable after one second."""

@@ -290,9 +290,12 @@ class Table:
         """Play until the match is over; what was played (its last view a full view)."""
         try:
             self._play()
-            self.game.refresh()  # the full view: the match's statistics
-            self.played.view = self.game.view
-            return self.played
+            while True:  # the full view: the match's statistics
+                try:
+                    self.played.view = self.game.refresh()
+                    return self.played
+                except TRANSIENT as error:
+                    self.patience.wait(self.game.game_id, error)
         finally:
             if self._follow is not None:
                 self._follow.close()
@@ -532,7 +535,7 @@ class Results:
     def write(self, record: Mapping[str, Any]) -> None:
         line = json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n"
         with self._lock:
-            if record["game_id"] in self.written:
+            if record["game_id"] in self.written or self._file.closed:
                 return
             self.written.add(record["game_id"])
             self._file.write(line)
