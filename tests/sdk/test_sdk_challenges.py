@@ -19,6 +19,7 @@ from ginrummy_client import (
     AccountEvent,
     AccountHasGames,
     AlreadyBot,
+    ApiError,
     BadRules,
     ChallengeClosed,
     ChallengeNotFound,
@@ -31,7 +32,7 @@ from ginrummy_client import (
     UnknownBot,
 )
 
-from .conftest import Reader, wait_until
+from .conftest import Answer, Reader, stub_service, wait_until
 from .proxy import Proxy
 
 PASSWORD = "a long enough password"
@@ -233,3 +234,50 @@ def test_the_readme_makes_a_bot_account_as_printed(live_service: str, tmp_path: 
         account = bot.account()
         assert account["name"] == name and account["bot"] is True
         assert account["credential"] == {"kind": "token", "scopes": ["bot"]}
+
+
+# --- resuming, against a stub that speaks the service's lines -----------------------------------------
+
+STREAM_LINES = {
+    None: [
+        {"type": "keepalive"},
+        {"type": "gameStart", "id": "5-0", "game": {"game_id": "g1", "seat": 1}},  # the present
+        {"type": "keepalive"},
+        {"type": "challengeDeclined", "id": "6-0", "challenge": {"id": "c1", "decline_reason": "later"}},
+        {"type": "error", "code": "store_unavailable", "detail": "Redis is down", "retry_after": 0.1},
+    ],
+    "6-0": [{"type": "keepalive"}, {"type": "gameFinish", "id": "7-0", "game": {"game_id": "g1"}}],
+    "7-0": [
+        {"type": "keepalive"},
+        {"type": "challenge", "id": "8-0", "challenge": {"id": "c2"}},
+        {"type": "error", "code": "something_new", "detail": "no more"},
+    ],
+}
+
+
+def test_the_account_stream_resumes_after_error_lines_and_a_503_from_the_last_id() -> None:
+    unavailable = ["once"]
+
+    def answer(query: dict[str, str]) -> Answer:
+        since = query.get("since")
+        if since == "7-0" and unavailable:  # a 503 with Retry-After: sent again
+            unavailable.clear()
+            return 503, {"Retry-After": "0"}, [{"code": "store_unavailable", "status": 503}]
+        return 200, {}, STREAM_LINES[since]
+
+    with stub_service(answer) as server, Client(server.url, token="gin_p_secret") as client:
+        stream = client.account_stream(wait=5)
+        delivered = []
+        with pytest.raises(ApiError) as raised:
+            for event in stream:
+                delivered.append((event["type"], event["id"]))
+    assert delivered == [
+        ("gameStart", "5-0"),
+        ("challengeDeclined", "6-0"),
+        ("gameFinish", "7-0"),
+        ("challenge", "8-0"),
+    ]
+    # Afresh, then after the last id each time: past the present, an error line, an ended stream, a 503.
+    assert [query.get("since") for _, query in server.seen] == [None, "6-0", "7-0", "7-0"]
+    assert stream.last_id == "8-0" and raised.value.code == "something_new"
+    assert "gin_p_secret" not in str(raised.value)
