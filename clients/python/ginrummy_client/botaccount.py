@@ -30,17 +30,16 @@ from .client import Client, ClockSpec
 from .errors import (
     ChallengeClosed,
     ChallengeNotFound,
-    Conflict,
-    Forbidden,
     GinClientError,
     NotFound,
     RateLimited,
-    ValidationError,
+    Unauthorized,
 )
 from .play import (
     EXIT_ERRORS,
     EXIT_OK,
     GRACE,
+    REFUSED,
     TRANSIENT,
     Follow,
     GameFailed,
@@ -69,7 +68,6 @@ LOOP = 0.5
 PRESENT_WAIT = 5.0
 """Seconds a run started again waits for the stream's first lines (the games in play) before it looks at
 the games the last run had in hand."""
-REFUSED = (ValidationError, Forbidden, NotFound, Conflict)
 
 
 def clock_seconds(clock: Mapping[str, Any] | None) -> float | None:
@@ -253,7 +251,7 @@ class AccountBot(Run):
                     stream.close()
                     stream = None
                     if isinstance(item, TRANSIENT):
-                        patience.wait("account stream", item)
+                        patience.wait("the account stream", item)
                     elif isinstance(item, Exception):
                         raise item
                     break
@@ -303,7 +301,7 @@ class AccountBot(Run):
     def _whoami(self) -> None:
         try:
             account = self._client.account()
-        except GinClientError as error:
+        except Unauthorized as error:
             raise Refused(f"the token is no account's ({error})") from error
         self.me = account.get("name", "")
         credential = account.get("credential") or {}
@@ -311,7 +309,7 @@ class AccountBot(Run):
         if not scopes & {"play", "bot"}:
             raise Refused(
                 f"this token of {self.me} may not play (scopes {sorted(scopes)}): make an API token with "
-                "scope bot (POST /v1/account/tokens, or gin token)"
+                "scope bot (POST /v1/account/tokens)"
             )
         kind = "bot account" if account.get("bot") else "account"
         log.info("playing as the %s %s (%s)", kind, self.me, credential.get("kind", "token"))
@@ -372,7 +370,7 @@ class AccountBot(Run):
         reason = self.accept.verdict(challenge)
         if reason is None:
             if self._full():
-                log.info("challenge %s from %s: accepted once a game ends", challenge_id, who)
+                log.info("challenge %s from %s: waiting, accepted once a game ends", challenge_id, who)
             self._waiting[challenge_id] = challenge
             return
         self._answered.add(challenge_id)
@@ -441,9 +439,8 @@ class AccountBot(Run):
                 self._start(made.game_id, f"challenge {made.id} to {plan.opponent} accepted")
             else:
                 self._sent_open[made.id] = made.info
-                log.info(
-                    "challenge %s: sent to %s (%d of %d)", made.id, plan.opponent, self._sent, plan.games
-                )
+                number = f"{self._sent} of {plan.games}" if plan.games else str(self._sent)
+                log.info("challenge %s: sent to %s (%s)", made.id, plan.opponent, number)
 
     def _settle(self) -> None:
         """What became of the challenges sent and still open: accepted (their games are played), or
@@ -500,7 +497,7 @@ class AccountBot(Run):
                     break
                 except TRANSIENT as error:
                     try:
-                        patience.wait(game_id, error)
+                        patience.wait(f"game {game_id}", error)
                     except Stopped:
                         log.info("game %s: unfinished (stopped)", game_id)
                         return

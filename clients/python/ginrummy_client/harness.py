@@ -58,7 +58,7 @@ from typing import Any, Protocol
 from ._version import __version__
 from .botaccount import Acceptance, AccountBot, ChallengePlan, families, names, parse_clock
 from .client import Client, ClockSpec, parse_invitation, parse_options
-from .errors import ApiError, Conflict, Forbidden, GinClientError, NotFound, ValidationError
+from .errors import ApiError, GinClientError
 from .game import Game
 from .play import (
     EXIT_ERRORS,
@@ -68,6 +68,7 @@ from .play import (
     EXIT_UNREACHABLE,
     EXIT_USAGE,
     GRACE,
+    REFUSED,
     TRANSIENT,
     Chooser,
     GameFailed,
@@ -88,8 +89,6 @@ log = logging.getLogger("ginrummy_client.harness")
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 DEFAULT_MAX_GAMES = 4
 """Games in play at once in the account mode, unless ``--max-games`` says otherwise."""
-REFUSED = (ValidationError, Forbidden, NotFound, Conflict)
-"""Refusals of a seat that every other game would meet too: rules, bot, seed, invitation."""
 
 __all__ = [
     "EXIT_ERRORS",
@@ -367,7 +366,7 @@ class Harness(Run):
             except REFUSED as refusal:
                 raise Refused(str(refusal)) from refusal
             except TRANSIENT as error:
-                patience.wait(f"#{number + 1}", error)
+                patience.wait(f"game #{number + 1}", error)
 
 
 # --- the command ------------------------------------------------------------------------------------------

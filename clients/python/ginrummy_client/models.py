@@ -155,7 +155,8 @@ class View(TypedDict, total=False):
     game_over or match_over; ``turn`` the seat to act (null: either human may deal). ``your_move``: the
     seat has a move of the play to make now (``legal_actions`` also lists resign and abort, which are
     allowed at any time: they do not make it the seat's move). ``end_reason``: how a match ended early
-    (resigned, timeout, abandoned, aborted), ``forfeited_by`` the seat that lost it so."""
+    (resigned, timeout, abandoned, aborted), ``forfeited_by`` the seat that lost it so. ``cursor``: where
+    the events that follow this view start (``game.events(after=view["cursor"])``)."""
 
     game_id: str
     version: int
@@ -188,6 +189,7 @@ class View(TypedDict, total=False):
     end_reason: str | None
     forfeited_by: int | None
     rematch: Rematch
+    cursor: str
 
 
 class Event(TypedDict, total=False):

@@ -31,13 +31,16 @@ from .errors import (
     ApiError,
     Conflict,
     ConnectionFailed,
+    Forbidden,
     GameOver,
     GinClientError,
+    NotFound,
     NothingToClaim,
     RateLimited,
     ServiceUnavailable,
     StaleVersion,
     TooEarly,
+    ValidationError,
 )
 from .events import Following
 from .game import Game, is_play, listed
@@ -71,6 +74,9 @@ RATING_WAIT = 10.0
 TRANSIENT = (ConnectionFailed, ServiceUnavailable, RateLimited)
 """What is waited out: the SDK retried already, and the game goes on once the service answers again (a 500
 is a bug of the service, not an outage: the game ends as an error)."""
+REFUSED = (ValidationError, Forbidden, NotFound, Conflict)
+"""Refusals of what the run asks for (a game, a challenge) that every other request would meet too: the
+rules, the bot, the seed, the invitation, the opponent."""
 
 
 class GameFailed(Exception):
@@ -181,6 +187,8 @@ class Patience:
         self.failures, self.since = 0, None
 
     def wait(self, label: str, error: GinClientError) -> None:
+        """Wait before the next attempt at what ``label`` names (logged with ``error``); :class:`Stopped`
+        when the run stops meanwhile, :class:`GameFailed` once the service has been away too long."""
         now = time.monotonic()
         self.since = now if self.since is None else self.since
         if now - self.since > self.limit:
@@ -188,7 +196,7 @@ class Patience:
         retry_after = error.retry_after if isinstance(error, ApiError) else None
         delay = retry_after or min(MAX_PAUSE, 0.5 * 2.0**self.failures)
         self.failures += 1
-        log.warning("game %s: %s; trying again in %.1f s", label, error, delay)
+        log.warning("%s: %s; trying again in %.1f s", label, error, delay)
         if self.stop.wait(delay):
             raise Stopped
 
@@ -295,7 +303,7 @@ class Table:
                     self.played.view = self.game.refresh()
                     return self.played
                 except TRANSIENT as error:
-                    self.patience.wait(self.game.game_id, error)
+                    self.patience.wait(f"game {self.game.game_id}", error)
         finally:
             if self._follow is not None:
                 self._follow.close()
@@ -341,7 +349,7 @@ class Table:
                 self._news()
                 self.patience.reset()
             except TRANSIENT as error:
-                self.patience.wait(game.game_id, error)
+                self.patience.wait(f"game {game.game_id}", error)
                 self._current = False  # a move may or may not have been applied: the view will tell
 
     def _news(self) -> None:
@@ -355,8 +363,7 @@ class Table:
         game = self.game
         if self._follow is None:
             # From the view's own cursor (what follows the view), else the newest event seen.
-            after = game.view.get("cursor") or game.cursor
-            feed = game.events(after=after if isinstance(after, str) else None, wait=STREAM_WAIT)
+            feed = game.events(after=game.view.get("cursor") or game.cursor, wait=STREAM_WAIT)
             self._follow = Follow(feed, f"gin-bot-events-{game.game_id}")
         while not self.stop.is_set():
             got = self._follow.next(min(STOP_POLL, self._probe_at - time.monotonic()))
