@@ -673,6 +673,8 @@ def main(argv: list[str] | None = None) -> int:
         except GinClientError as error:
             print(f"gin-bot: no gin service answers at {server} ({error})", file=sys.stderr)
             return EXIT_UNREACHABLE
+    if account and os.environ.get("GIN_PLAYER_TOKEN"):
+        log.warning("GIN_PLAYER_TOKEN is not used: --account and --challenge play as the API token's account")
     settings = Settings(choose, server, token, args.full_view, args.strict, results)
     harness: Harness | AccountBot
     if account:
