@@ -38,12 +38,13 @@ SUMMARY = re.compile(
 FIELDS = ("games", "won", "lost", "aborted", "errors", "unfinished", "bad_answers")
 
 
-def bot_env(server: str | None = None) -> dict[str, str]:
+def bot_env(server: str | None = None, extra: dict[str, str] | None = None) -> dict[str, str]:
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONIOENCODING": "utf-8"}
-    env.pop("GIN_SERVER", None)
+    for name in ("GIN_SERVER", "GIN_TOKEN", "GIN_PLAYER_TOKEN"):
+        env.pop(name, None)
     if server is not None:
         env["GIN_SERVER"] = server
-    return env
+    return {**env, **(extra or {})}
 
 
 def bot_command(args: list[str]) -> list[str]:
@@ -88,12 +89,19 @@ def results(text: str) -> list[Result]:
     return [Result(m[1], m[2], int(m[3]), int(m[4]), int(m[5])) for m in found if m]
 
 
-def gin_bot(args: list[str], *, server: str | None, cwd: Path = CLIENTS, timeout: float = TIMEOUT) -> Ran:
-    """Run ``gin-bot ARGS`` to its end (the service from ``GIN_SERVER``)."""
+def gin_bot(
+    args: list[str],
+    *,
+    server: str | None,
+    cwd: Path = CLIENTS,
+    timeout: float = TIMEOUT,
+    env: dict[str, str] | None = None,
+) -> Ran:
+    """Run ``gin-bot ARGS`` to its end (the service from ``GIN_SERVER``; ``env``: more variables)."""
     done = subprocess.run(
         bot_command(args),
         cwd=cwd,
-        env=bot_env(server),
+        env=bot_env(server, env),
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -105,11 +113,13 @@ def gin_bot(args: list[str], *, server: str | None, cwd: Path = CLIENTS, timeout
 class BotProcess:
     """A running ``gin-bot``, its stdout and stderr collected line by line on threads."""
 
-    def __init__(self, args: list[str], *, server: str | None, cwd: Path = CLIENTS) -> None:
+    def __init__(
+        self, args: list[str], *, server: str | None, cwd: Path = CLIENTS, env: dict[str, str] | None = None
+    ) -> None:
         self.proc = subprocess.Popen(
             bot_command(args),
             cwd=cwd,
-            env=bot_env(server),
+            env=bot_env(server, env),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

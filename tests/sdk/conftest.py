@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
+import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Generic, TypeVar
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from ginrummy_client import Client
+from ginrummy_client.events import Following
 
 from .proxy import Proxy
+
+T = TypeVar("T")
 
 
 @pytest.fixture
@@ -35,3 +44,79 @@ def wait_until(check: Callable[[], bool], what: str, timeout: float = 10.0) -> N
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.01)
+
+
+class Reader(Generic[T]):
+    """Iterates a feed (a game's events, an account stream) on a thread of its own, as an application
+    would, collecting what it yields."""
+
+    def __init__(self, feed: Following[T]) -> None:
+        self.feed = feed
+        self.events: list[T] = []
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            for event in self.feed:
+                self.events.append(event)
+        except BaseException as error:  # noqa: BLE001 - handed to the test thread
+            self.error = error
+
+    def stop(self) -> list[T]:
+        self.feed.close()
+        self.thread.join(10)
+        assert not self.thread.is_alive(), "the feed did not stop"
+        assert self.error is None, self.error
+        return self.events
+
+
+Answer = tuple[int, Mapping[str, str], list[dict[str, Any]]]
+"""A stub's answer: status, headers, and the lines of its NDJSON body."""
+
+
+class StubServer(ThreadingHTTPServer):
+    """A stub of the service's NDJSON streams: ``answer(query)`` says what each GET gets; ``seen`` keeps
+    each GET's query, with its time."""
+
+    def __init__(self, answer: Callable[[dict[str, str]], Answer]) -> None:
+        super().__init__(("127.0.0.1", 0), StubHandler)
+        self.answer = answer
+        self.seen: list[tuple[float, dict[str, str]]] = []
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_port}"
+
+
+class StubHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: StubServer
+
+    def do_GET(self) -> None:  # noqa: N802 - the http.server API
+        query = {name: values[0] for name, values in parse_qs(urlsplit(self.path).query).items()}
+        self.server.seen.append((time.monotonic(), query))
+        status, headers, lines = self.server.answer(query)
+        body = "".join(json.dumps(line) + "\n" for line in lines).encode()
+        self.send_response(status)
+        for name, value in {"Content-Type": "application/x-ndjson", **headers}.items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - quiet
+        pass
+
+
+@contextlib.contextmanager
+def stub_service(answer: Callable[[dict[str, str]], Answer]) -> Iterator[StubServer]:
+    """A :class:`StubServer` serving on a free loopback port (its ``url``)."""
+    server = StubServer(answer)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -3,7 +3,6 @@ the network drops, streams the service ends, and error lines; both the NDJSON st
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections.abc import Iterator
@@ -11,37 +10,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from ginrummy_client import ApiError, Client, Event, EventFeed, Game
+from ginrummy_client import ApiError, Client, Event, Game
 
 from tests.support import choose
 
-from .conftest import wait_until
+from .conftest import Answer, Reader, stub_service, wait_until
 from .proxy import Proxy
-
-
-class Reader:
-    """Iterates a feed on a thread of its own, as an application would, collecting what it yields."""
-
-    def __init__(self, feed: EventFeed) -> None:
-        self.feed = feed
-        self.events: list[Event] = []
-        self.error: BaseException | None = None
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        try:
-            for event in self.feed:
-                self.events.append(event)
-        except BaseException as error:  # noqa: BLE001 - handed to the test thread
-            self.error = error
-
-    def stop(self) -> list[Event]:
-        self.feed.close()
-        self.thread.join(10)
-        assert not self.thread.is_alive(), "the feed did not stop"
-        assert self.error is None, self.error
-        return self.events
 
 
 def play(
@@ -132,41 +106,19 @@ LINES = {
 }
 
 
-class StubEvents(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    seen: list[tuple[float, str | None]] = []
-
-    def do_GET(self) -> None:  # noqa: N802 - the http.server API
-        after = parse_qs(urlsplit(self.path).query).get("after", [None])[0]
-        self.seen.append((time.monotonic(), after))
-        body = "".join(json.dumps(line) + "\n" for line in LINES[after]).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/x-ndjson")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - quiet
-        pass
-
-
 def test_error_lines_wait_then_resume_or_raise() -> None:
-    StubEvents.seen.clear()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), StubEvents)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        with Client(f"http://127.0.0.1:{server.server_port}") as client:
-            feed = Game(client, "g1", token="t0k3n").events()
-            delivered = []
-            with pytest.raises(ApiError) as raised:
-                for event in feed:
-                    delivered.append(event["id"])
-    finally:
-        server.shutdown()
-        server.server_close()
+    def answer(query: dict[str, str]) -> Answer:
+        return 200, {}, LINES[query.get("after")]
+
+    with stub_service(answer) as server, Client(server.url) as client:
+        feed = Game(client, "g1", token="t0k3n").events()
+        delivered = []
+        with pytest.raises(ApiError) as raised:
+            for event in feed:
+                delivered.append(event["id"])
     assert delivered == ["3-1", "3-2"]
-    assert [after for _, after in StubEvents.seen] == [None, "3-1", "3-2"]
-    assert StubEvents.seen[1][0] - StubEvents.seen[0][0] >= 0.2  # retry_after was honoured
+    assert [query.get("after") for _, query in server.seen] == [None, "3-1", "3-2"]
+    assert server.seen[1][0] - server.seen[0][0] >= 0.2  # retry_after was honoured
     assert raised.value.code == "something_new" and "t0k3n" not in str(raised.value)
 
 

@@ -13,18 +13,34 @@ It depends on ``requests`` only and imports nothing of the service. Modules: ``t
 :class:`Requestor` through whose ``request`` every call passes, and its helpers), ``client`` (the
 :class:`Client`, which gives its Requestor to everything it hands out), ``game`` (a :class:`Game` as one
 seat sees it: view, moves, If-Match), ``people`` (a :class:`Player` and a :class:`Seek` of the lobby),
-``events`` (the resuming :class:`EventFeed`), ``archive`` (finished matches: a player's games page after
-page, the NDJSON export, their filters), ``errors`` (an exception class per error code), ``models`` (the
-JSON bodies as TypedDicts). None calls another's private methods; ``client`` imports ``game``, ``people``
-and ``archive``, ``game`` imports ``events``, all of them ``transport`` — never back.
+``challenges`` (a :class:`Challenge` sent, and the challenges' bodies), ``events`` (the resuming
+:class:`EventFeed`, and what every stream the SDK follows shares), ``account`` (the accounts' bodies and
+the resuming :class:`AccountStream`), ``archive`` (finished matches: a player's games page after page, the
+NDJSON export, their filters), ``errors`` (an exception class per error code), ``models`` (the JSON
+bodies as TypedDicts). None calls another's private methods; ``client`` imports ``game``, ``people``,
+``challenges``, ``account`` and ``archive``, ``game`` and ``account`` import ``events``, all of them
+``transport`` — never back.
 """
 
 from ._version import __version__
-from .account import AccountGame, AccountInfo, CreatedToken, Session, SessionInfo, TokenInfo
+from .account import (
+    AccountEvent,
+    AccountEventGame,
+    AccountGame,
+    AccountInfo,
+    AccountStream,
+    CreatedToken,
+    Session,
+    SessionInfo,
+    TokenInfo,
+)
 from .archive import GameFilters
+from .challenges import DECLINE_REASONS, Challenge, ChallengeInfo, ChallengeList
 from .client import Client, parse_invitation, parse_options
 from .errors import (
     AccountExists,
+    AccountHasGames,
+    AlreadyBot,
     ApiError,
     ArchiveUnavailable,
     BadAction,
@@ -35,6 +51,9 @@ from .errors import (
     BadRequest,
     BadRules,
     CannotUndo,
+    ChallengeClosed,
+    ChallengeNotFound,
+    ChallengeSelf,
     Conflict,
     ConnectionFailed,
     DeadwoodTooHigh,
@@ -94,6 +113,9 @@ from .game import Game, is_play, listed, your_move
 from .models import (
     Action,
     Analysis,
+    BotAccount,
+    BotInfo,
+    BotRating,
     BotsInfo,
     Clock,
     Created,
@@ -129,9 +151,24 @@ from .people import Player, Seek
 from .transport import Requestor
 
 __all__ = [
+    "AccountEvent",
+    "AccountEventGame",
     "AccountExists",
     "AccountGame",
+    "AccountHasGames",
     "AccountInfo",
+    "AccountStream",
+    "AlreadyBot",
+    "BotAccount",
+    "BotInfo",
+    "BotRating",
+    "Challenge",
+    "ChallengeClosed",
+    "ChallengeInfo",
+    "ChallengeList",
+    "ChallengeNotFound",
+    "ChallengeSelf",
+    "DECLINE_REASONS",
     "BadCredentials",
     "CreatedToken",
     "Session",

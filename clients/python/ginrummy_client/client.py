@@ -26,8 +26,17 @@ from urllib.parse import quote
 
 import requests
 
-from .account import AccountGame, AccountInfo, CreatedToken, Session, SessionInfo, TokenInfo
+from .account import (
+    AccountGame,
+    AccountInfo,
+    AccountStream,
+    CreatedToken,
+    Session,
+    SessionInfo,
+    TokenInfo,
+)
 from .archive import GameFilters, games_query, read_exports, read_pages
+from .challenges import Challenge, ChallengeInfo, ChallengeList, RulesSpec, challenge_path, rules_body
 from .game import Game, game_path
 from .models import (
     Analysis,
@@ -198,7 +207,9 @@ class Client:
         return cast(RulesInfo, self.requestor.request("GET", "/v1/rules").data)
 
     def bots(self) -> BotsInfo:
-        """The computer opponents one can play, and the default one."""
+        """Whom a bot can play: the house bots (``bots``: name, level, style, ``player`` — the name to
+        challenge — and ``ratings`` by family), the ``default`` one, and the bot accounts online now
+        (``accounts``: their account stream open)."""
         return cast(BotsInfo, self.requestor.request("GET", "/v1/bots").data)
 
     def analyze(self, cards: Iterable[str | int], knock_limit: int = 10) -> Analysis:
@@ -366,12 +377,101 @@ class Client:
         """Who am I: the account of this client's token (session, API token or player token)."""
         return cast(AccountInfo, self.requestor.request("GET", "/v1/account", token=self.token).data)
 
+    def become_bot(self) -> AccountInfo:
+        """Make this account a bot account, for good (a session token; only an account that has played
+        no game: :class:`AccountHasGames`; :class:`AlreadyBot`). From then on its sessions only read: it
+        plays through API tokens (``create_token(…, ["bot"])``), and is listed by :meth:`bots` while its
+        account stream is open."""
+        return cast(AccountInfo, self.requestor.request("POST", "/v1/account/bot", token=self.token).data)
+
+    def account_stream(self, since: str | None = None, wait: float | None = None) -> AccountStream:
+        """The account's events as they happen (:class:`~ginrummy_client.account.AccountStream`):
+        ``gameStart``/``gameFinish`` of its games, ``challenge`` (received or sent), ``challengeCanceled``,
+        ``challengeDeclined``, each a typed :class:`AccountEvent` with its ``id``. Afresh (``since``
+        None) it starts with a ``gameStart`` for every game in play and a ``challenge`` for every open
+        challenge received; ``since`` resumes after that id. Each connection stays open ``wait``
+        seconds (None: the service's longest); the iterator reconnects from the last id when the service
+        ends one, the connection drops or the store is away, until you ``break`` or ``close()`` it
+        (from any thread)."""
+        return AccountStream(self.requestor, token=self.token, since=since, wait=wait)
+
     def account_games(self) -> list[AccountGame]:
         """The account's games in play, newest first; play one from here with :meth:`game`."""
         reply = self.requestor.request(
             "GET", "/v1/account/games", params={"status": "live"}, token=self.token
         )
         return cast(list[AccountGame], cast(dict[str, Any], reply.data)["games"])
+
+    # --- challenges ----------------------------------------------------------------------------------
+
+    def challenge(
+        self,
+        opponent: str,
+        *,
+        rules: RulesSpec | None = None,
+        clock: ClockSpec | None = None,
+        rated: bool = False,
+        name: str | None = None,
+    ) -> Challenge:
+        """Challenge ``opponent`` — a player's name, or a house bot's player (``bot-expert``), which
+        accepts at once (``challenge.game_id`` is set) — to a game under ``rules`` (a preset's name, or
+        ``{"preset", "options"}``; default standard), with ``clock`` (``"rapid"``,
+        ``{"per_move", "bank", "increment"}``; default none), ``rated`` or casual. With the client's
+        token the challenge is the account's (and its game too); without, ``name`` is the anonymous
+        challenger's and the answer's token is the only key to it. The opponent learns of it on its
+        account stream. Refusals: :class:`PlayerNotFound`, :class:`ChallengeSelf`, :class:`BadRules`,
+        :class:`PlayerRequired` and :class:`RatedNeedsPreset` (rated), :class:`UnknownBot`. Not resent
+        after a lost answer (a second challenge would be made)."""
+        body = {
+            "opponent": opponent,
+            "rated": rated,
+            **given(rules=rules_body(rules), clock=clock_body(clock), name=name),
+        }
+        reply = self.requestor.request(
+            "POST", "/v1/challenges", token=self.token, json=body, idempotent=False
+        )
+        data = cast(dict[str, Any], reply.data)
+        return Challenge.made(cast(ChallengeInfo, data["challenge"]), data["token"])
+
+    def challenges(self) -> ChallengeList:
+        """The account's open challenges: received (``["in"]``) and sent (``["out"]``)."""
+        return cast(ChallengeList, self.requestor.request("GET", "/v1/challenges", token=self.token).data)
+
+    def challenge_status(self, challenge_id: str, token: str | None = None) -> ChallengeInfo:
+        """A challenge as it stands now (open, accepted with its ``game_id``, declined with its
+        ``decline_reason``, canceled, expired), to either side: the client's token, or ``token`` (an
+        anonymous challenger's challenge token). :class:`ChallengeNotFound` for anyone else."""
+        reply = self.requestor.request(
+            "GET", challenge_path(challenge_id), token=token if token is not None else self.token
+        )
+        return cast(ChallengeInfo, reply.data)
+
+    def accept_challenge(self, challenge_id: str) -> Game:
+        """Accept a challenge made to this account: the game starts, and this is its seat 1 (the
+        client's token acts on it too). :class:`ChallengeClosed` (``challenge_status``) when it is no
+        longer open. Not resent after a lost answer: the game was made, or the challenge is still open."""
+        reply = self.requestor.request(
+            "POST", challenge_path(challenge_id, "accept"), token=self.token, idempotent=False
+        )
+        return self._seated(reply)
+
+    def decline_challenge(self, challenge_id: str, reason: str = "generic") -> ChallengeInfo:
+        """Decline a challenge made to this account, with a reason the challenger sees (one of
+        :data:`~ginrummy_client.challenges.DECLINE_REASONS`: ``rules``, ``rated``, ``casual``,
+        ``too_fast``, ``too_slow``, ``time_control``, ``later``, …)."""
+        reply = self.requestor.request(
+            "POST", challenge_path(challenge_id, "decline"), token=self.token, json={"reason": reason}
+        )
+        return cast(ChallengeInfo, reply.data)
+
+    def cancel_challenge(self, challenge_id: str, token: str | None = None) -> ChallengeInfo:
+        """Withdraw a challenge this account made (or, with ``token``, an anonymous one's)."""
+        reply = self.requestor.request(
+            "POST",
+            challenge_path(challenge_id, "cancel"),
+            token=token if token is not None else self.token,
+        )
+        return cast(ChallengeInfo, reply.data)
 
     # --- the archive: finished matches ----------------------------------------------------------------
 

@@ -145,6 +145,12 @@ class NotArchived(NotFound):
     codes = ("not_archived",)
 
 
+class ChallengeNotFound(NotFound):
+    """404: no such challenge — or not one of yours: a challenge is private to its two sides."""
+
+    codes = ("challenge_not_found",)
+
+
 class Conflict(ApiError):
     """409: the game's state refuses the request now."""
 
@@ -288,6 +294,30 @@ class GameArchived(Conflict):
     codes = ("game_archived",)
 
 
+class ChallengeClosed(Conflict):
+    """409: the challenge is no longer open: ``challenge_status`` says what became of it (accepted,
+    declined, canceled, expired)."""
+
+    codes = ("challenge_closed",)
+
+    @property
+    def challenge_status(self) -> str | None:
+        status = self.problem.get("challenge_status")
+        return status if isinstance(status, str) else None
+
+
+class AlreadyBot(Conflict):
+    """409: this account is a bot account already."""
+
+    codes = ("already_bot",)
+
+
+class AccountHasGames(Conflict):
+    """409: only an account that has not played a game may become a bot account."""
+
+    codes = ("account_has_games",)
+
+
 class StaleVersion(ApiError):
     """412: the action was chosen from an older view. ``version`` is the game's current one: re-read the
     view (:meth:`Game.refresh`) and choose again."""
@@ -412,6 +442,12 @@ class RatedNeedsPreset(ValidationError):
     """422: a rated game is played under a preset, without option overrides."""
 
     codes = ("rated_needs_preset",)
+
+
+class ChallengeSelf(ValidationError):
+    """422: one cannot challenge oneself."""
+
+    codes = ("challenge_self",)
 
 
 class PreconditionRequired(ApiError):

@@ -1,4 +1,5 @@
-"""Following a game's events: an iterator that survives dropped connections and ended streams.
+"""Following a game's events (and, with the same machinery, an account's: :mod:`.account`): an
+iterator that survives dropped connections and ended streams.
 
 Each event has an ``id``, and ``GET …/events?after=<id>`` answers with what came after it, so a reader
 that remembers the last id it delivered can reconnect at any time without losing or repeating an event.
@@ -13,14 +14,16 @@ from __future__ import annotations
 import contextlib
 import socket
 import threading
-from collections.abc import Callable, Generator, Iterable, Iterator
-from typing import cast
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
+from typing import Any, TypeVar, cast
 
 import requests
 
 from .errors import ConnectionFailed, error_from_problem
 from .models import Event, EventsPage, Problem
 from .transport import NDJSON, NETWORK_ERRORS, Requestor, backoff, describe, ndjson_objects
+
+T = TypeVar("T")
 
 QUIET_ALLOWANCE = 30.0
 """Seconds of silence on a stream, beyond the client's timeout, before the connection is taken for dead
@@ -72,7 +75,131 @@ def _interrupt(response: requests.Response) -> None:
             return
 
 
-class EventFeed(Iterator[Event]):
+class Following(Iterator[T]):
+    """What every NDJSON stream the SDK follows shares (a game's events, an account's): it reads
+    ``path`` with ``token`` through ``requestor``, connection after connection, each held open up to
+    ``wait`` seconds (None: the service's longest), and :meth:`close` ends the iteration from any thread.
+
+    :meth:`_lines` yields the objects of the stream, keep-alives included, and reconnects when the service
+    ends a stream or the connection drops (after a pause that doubles), and after an error line's
+    ``retry_after``; once ``retries`` connections in a row have failed without a line, it raises
+    (:class:`ConnectionFailed`, or the error line's :class:`ApiError`). A subclass says where to resume
+    (:meth:`_params`) and makes ``_items`` of the lines."""
+
+    what = "stream"
+    """What the stream is, for messages."""
+
+    def __init__(self, requestor: Requestor, path: str, *, token: str | None, wait: float | None) -> None:
+        if wait is not None and wait <= 0:
+            raise ValueError("wait must be positive: the seconds each stream or long poll stays open")
+        self.wait = wait
+        self._requestor = requestor
+        self._path = path
+        self._token = token
+        self._closed = threading.Event()
+        self._response: requests.Response | None = None
+        self._items: Generator[T, None, None] = self._generate()
+
+    def __iter__(self) -> Following[T]:
+        return self
+
+    def __next__(self) -> T:
+        return next(self._items)
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called (or the iteration was ended by ``until``)."""
+        return self._closed.is_set()
+
+    def close(self) -> None:
+        """Stop: the iteration ends, at once even when another thread is blocked reading the stream (a
+        long poll in progress ends first: within ``wait`` seconds)."""
+        self._closed.set()
+        response = self._response
+        if response is not None:
+            _interrupt(response)
+        # Being run by another thread (ValueError), the generator sees the flag and the broken stream.
+        with contextlib.suppress(ValueError):
+            self._items.close()
+
+    def __enter__(self) -> Following[T]:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _generate(self) -> Generator[T, None, None]:
+        raise NotImplementedError
+
+    def _params(self) -> Mapping[str, Any]:
+        """The query of the next connection: where to resume."""
+        raise NotImplementedError
+
+    def _connect(self) -> requests.Response:
+        requestor = self._requestor
+        reply = requestor.request(
+            "GET",
+            self._path,
+            token=self._token,
+            params={**self._params(), **({"wait": self.wait} if self.wait is not None else {})},
+            headers={"Accept": NDJSON},
+            timeout=(requestor.timeout, requestor.timeout + QUIET_ALLOWANCE),
+            stream=True,
+        )
+        return reply.response
+
+    def _lines(self) -> Generator[dict[str, Any], None, None]:
+        requestor = self._requestor
+        failures = 0  # connections in a row that broke (or ended in an error line) without a line
+        while not self._closed.is_set():
+            response = self._connect()
+            self._response = response
+            delay = 0.0
+            try:
+                for item in ndjson_objects(response):
+                    # Checked at every line, keep-alives too: a close() that came while this stream was
+                    # still connecting had no socket to shut, and must not wait for the next event.
+                    if self._closed.is_set():
+                        return
+                    if item.get("type") == "error":
+                        failures += 1
+                        delay = self._error_line(cast(Problem, item), failures)
+                        break
+                    yield item
+                    if self._closed.is_set():
+                        return
+                    if item.get("type") != "keepalive":
+                        failures = 0
+                else:
+                    failures = 0  # the service ended the stream after its wait: reconnect at once
+            except NETWORK_ERRORS as error:
+                if self._closed.is_set():
+                    return
+                failures += 1
+                if failures > requestor.retries:
+                    reason = describe(error)
+                    raise ConnectionFailed(
+                        f"the {self.what} keeps breaking ({reason})", reason=reason
+                    ) from error
+                delay = backoff(failures - 1, requestor.max_retry_wait)
+            finally:
+                response.close()
+                self._response = None
+            if delay:
+                self._closed.wait(delay)
+
+    def _error_line(self, problem: Problem, failures: int) -> float:
+        """An error line ending a stream: seconds to wait before reconnecting, or raise it."""
+        requestor = self._requestor
+        wait = problem.get("retry_after")
+        status = problem.get("status") or (503 if wait is not None else 500)
+        error = error_from_problem(status, problem, retry_after=wait)
+        if wait is None or wait > requestor.max_retry_wait or failures > requestor.retries:
+            raise error
+        return float(wait)
+
+
+class EventFeed(Following[Event]):
     """An iterator over a game's events; see :meth:`Game.events`.
 
     ``cursor`` is the id of the last event delivered (pass it as ``after`` to resume later).
@@ -84,6 +211,8 @@ class EventFeed(Iterator[Event]):
     It reads ``path`` (a game's events) with ``token`` through ``requestor``, and tells ``received`` of
     each event it delivers, with the id of the one it delivered before (how a :class:`Game` keeps its
     ``cursor``)."""
+
+    what = "event stream"
 
     def __init__(
         self,
@@ -97,43 +226,19 @@ class EventFeed(Iterator[Event]):
         until: Callable[[Event], bool] | None = None,
         received: Callable[[list[Event], str | None], None] | None = None,
     ) -> None:
-        if wait <= 0:
-            raise ValueError("wait must be positive: the seconds each stream or long poll stays open")
         self.cursor = after
         self.truncated = False
-        self.wait = wait
         self.until = until
-        self._requestor = requestor
-        self._path = path
-        self._token = token
+        self.stream = stream
         self._received = received
         self._delivered: set[str] = set()
-        self._closed = threading.Event()
-        self._response: requests.Response | None = None
-        self._events: Generator[Event, None, None] = self._stream() if stream else self._poll()
+        super().__init__(requestor, path, token=token, wait=wait)
 
-    def __iter__(self) -> EventFeed:
-        return self
+    def _generate(self) -> Generator[Event, None, None]:
+        return self._stream() if self.stream else self._poll()
 
-    def __next__(self) -> Event:
-        return next(self._events)
-
-    def close(self) -> None:
-        """Stop: the iteration ends, at once even when another thread is blocked reading the stream (a
-        long poll in progress ends first: within ``wait`` seconds)."""
-        self._closed.set()
-        response = self._response
-        if response is not None:
-            _interrupt(response)
-        # Being run by another thread (ValueError), the generator sees the flag and the broken stream.
-        with contextlib.suppress(ValueError):
-            self._events.close()
-
-    def __enter__(self) -> EventFeed:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
+    def _params(self) -> Mapping[str, Any]:
+        return {"after": self.cursor}
 
     def _deliver(self, events: Iterable[Event], *, gaps: bool = False) -> Iterator[Event]:
         """The events not delivered yet, in order; notes the cursor (and with ``gaps``, any gap before an
@@ -156,71 +261,16 @@ class EventFeed(Iterator[Event]):
 
     def _poll(self) -> Generator[Event, None, None]:
         after = self.cursor
+        wait = self.wait or 0.0
         while not self._closed.is_set():
-            page = read_page(self._requestor, self._path, self._token, after, wait=self.wait)
+            page = read_page(self._requestor, self._path, self._token, after, wait=wait)
             if page["truncated"]:
                 self.truncated = True
             yield from self._deliver(page["events"])
             after = page["cursor"] or after  # where the service says to go on from
 
     def _stream(self) -> Generator[Event, None, None]:
-        requestor = self._requestor
-        failures = 0  # connections in a row that broke (or ended in an error line) without an event
-        while not self._closed.is_set():
-            reply = requestor.request(
-                "GET",
-                self._path,
-                token=self._token,
-                params={"after": self.cursor, "wait": self.wait},
-                headers={"Accept": NDJSON},
-                timeout=(requestor.timeout, requestor.timeout + QUIET_ALLOWANCE),
-                stream=True,
-            )
-            self._response = reply.response
-            delay = 0.0
-            try:
-                for item in ndjson_objects(reply.response):
-                    # Checked at every line, keep-alives too: a close() that came while this stream was
-                    # still connecting had no socket to shut, and must not wait for the next event.
-                    if self._closed.is_set():
-                        return
-                    if item.get("type") == "keepalive":
-                        continue
-                    if item.get("type") == "error":
-                        failures += 1
-                        delay = self._error_line(cast(Problem, item), failures)
-                        break
-                    delivered = self.cursor
-                    # A stream, unlike a page, does not say when events were trimmed before this one.
-                    yield from self._deliver([cast(Event, item)], gaps=True)
-                    if self._closed.is_set():
-                        return
-                    if self.cursor != delivered:
-                        failures = 0
-                else:
-                    failures = 0  # the service ended the stream after its wait: reconnect at once
-            except NETWORK_ERRORS as error:
-                if self._closed.is_set():
-                    return
-                failures += 1
-                if failures > requestor.retries:
-                    reason = describe(error)
-                    raise ConnectionFailed(
-                        f"the event stream keeps breaking ({reason})", reason=reason
-                    ) from error
-                delay = backoff(failures - 1, requestor.max_retry_wait)
-            finally:
-                reply.response.close()
-                self._response = None
-            if delay:
-                self._closed.wait(delay)
-
-    def _error_line(self, problem: Problem, failures: int) -> float:
-        """An error line ending a stream: seconds to wait before reconnecting, or raise it."""
-        requestor = self._requestor
-        wait = problem.get("retry_after")
-        status = problem.get("status") or (503 if wait is not None else 500)
-        error = error_from_problem(status, problem, retry_after=wait)
-        if wait is None or wait > requestor.max_retry_wait or failures > requestor.retries:
-            raise error
-        return float(wait)
+        for item in self._lines():
+            if item.get("type") != "keepalive":
+                # A stream, unlike a page, does not say when events were trimmed before this one.
+                yield from self._deliver([cast(Event, item)], gaps=True)

@@ -155,7 +155,8 @@ class View(TypedDict, total=False):
     game_over or match_over; ``turn`` the seat to act (null: either human may deal). ``your_move``: the
     seat has a move of the play to make now (``legal_actions`` also lists resign and abort, which are
     allowed at any time: they do not make it the seat's move). ``end_reason``: how a match ended early
-    (resigned, timeout, abandoned, aborted), ``forfeited_by`` the seat that lost it so."""
+    (resigned, timeout, abandoned, aborted), ``forfeited_by`` the seat that lost it so. ``cursor``: where
+    the events that follow this view start (``game.events(after=view["cursor"])``)."""
 
     game_id: str
     version: int
@@ -188,6 +189,7 @@ class View(TypedDict, total=False):
     end_reason: str | None
     forfeited_by: int | None
     rematch: Rematch
+    cursor: str
 
 
 class Event(TypedDict, total=False):
@@ -344,19 +346,45 @@ class RulesInfo(TypedDict):
     options: dict[str, Any]
 
 
+class BotRating(TypedDict):
+    """A bot's rating in one rules family (a house bot's seeded from measured play): ``ordinal`` is the
+    rating minus 3 deviations; ``games``: rated games played in the family."""
+
+    rating: int
+    deviation: int
+    provisional: bool
+    ordinal: int
+    games: int
+
+
 class BotInfo(TypedDict):
-    """A computer opponent: its name, strength (0–5) and style."""
+    """A house bot: its name (what ``create_game(bot=…)`` takes), strength (0–5) and style; ``player``:
+    its player name — its profile, and whom to challenge (``bot-expert``); ``ratings`` by rules family."""
 
     name: str
     level: int
     description: str
+    player: NotRequired[str]
+    ratings: NotRequired[dict[str, BotRating]]
+
+
+class BotAccount(TypedDict):
+    """A bot account online now (its account stream open): challenge it by ``name``. ``since``: when the
+    account became a bot; ``played``: its games."""
+
+    name: str
+    since: float | None
+    played: int
+    ratings: dict[str, BotRating]
 
 
 class BotsInfo(TypedDict):
-    """``GET /v1/bots``: the bots, and the one a game gets when it names none."""
+    """``GET /v1/bots``: the house bots, the one a game gets when it names none, and the bot accounts
+    online now."""
 
     bots: list[BotInfo]
     default: str
+    accounts: NotRequired[list[BotAccount]]
 
 
 class Health(TypedDict):
@@ -370,7 +398,8 @@ class Problem(TypedDict, total=False):
 
     Action errors add the caller's ``legal_actions`` and ``turn``; 412 adds the current ``version``; 422
     schema errors add ``errors`` per field; an error line of an event stream adds ``retry_after``;
-    ``too_early`` adds ``seconds_left``, ``rematch_exists`` the rematch's ``game_id``."""
+    ``too_early`` adds ``seconds_left``, ``rematch_exists`` the rematch's ``game_id``, ``challenge_closed``
+    the ``challenge_status``."""
 
     type: str
     title: str
@@ -385,6 +414,7 @@ class Problem(TypedDict, total=False):
     retry_after: float
     seconds_left: float
     game_id: str
+    challenge_status: str
 
 
 # --- players, the lobby, the games in play ----------------------------------------------------------

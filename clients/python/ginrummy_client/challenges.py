@@ -1,0 +1,114 @@
+"""Challenges: a game offered to a named player or bot (``/v1/challenges``) — the typed bodies, the
+:class:`Challenge` the challenger holds, and the small pure helpers of the requests.
+
+A challenge names its opponent, rules, clock and whether it is rated; the challenged side accepts it (the
+game starts: the challenger is seat 0, the accepter seat 1) or declines it with a reason; the challenger
+may cancel it; an unanswered one expires. A house bot (``bot-expert``) accepts at once.
+
+>>> Challenge.made({"id": "c1", "status": "open", "game_id": None}, "secret")
+Challenge(id='c1', status='open', game_id=None)
+>>> rules_body("oklahoma"), rules_body({"preset": "standard", "options": {"target": 1}}), rules_body(None)
+({'preset': 'oklahoma'}, {'preset': 'standard', 'options': {'target': 1}}, None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypedDict
+from urllib.parse import quote
+
+DECLINE_REASONS = (
+    "generic",
+    "later",
+    "too_fast",
+    "too_slow",
+    "time_control",
+    "rated",
+    "casual",
+    "rules",
+    "no_bot",
+    "only_bot",
+)
+"""Why a challenge is declined (the service's list): ``rated`` — I take only rated games; ``casual`` —
+only casual ones; ``too_fast``/``too_slow``/``time_control`` — not this clock; ``rules`` — not these
+rules; ``no_bot``/``only_bot`` — not against a bot / only against bots; ``later``; ``generic``."""
+
+RulesSpec = str | Mapping[str, Any]
+"""Rules as a challenge takes them: a preset's name, or ``{"preset": …, "options": {…}}``."""
+
+
+class Challenger(TypedDict, total=False):
+    """Who challenges: its name at the table, and its player (None: an anonymous challenger)."""
+
+    name: str
+    player: str | None
+
+
+class Challenged(TypedDict, total=False):
+    """Who is challenged: a player, a bot account's or a house bot's (``bot``)."""
+
+    name: str
+    player: str
+    bot: bool
+
+
+class ChallengeInfo(TypedDict, total=False):
+    """A challenge as its two sides see it. ``status``: open, accepted (``game_id`` is its game),
+    declined (``decline_reason``), canceled or expired; ``rules`` ``{"preset", "options"?}``, ``clock``
+    as given (None: no clock), ``created``/``expires`` (unix seconds), ``challenge`` its path."""
+
+    id: str
+    status: str
+    challenger: Challenger
+    opponent: Challenged
+    rules: dict[str, Any]
+    clock: dict[str, Any] | None
+    rated: bool
+    created: float
+    expires: float
+    game_id: str | None
+    decline_reason: str | None
+    challenge: str
+
+
+ChallengeList = TypedDict("ChallengeList", {"in": list[ChallengeInfo], "out": list[ChallengeInfo]})
+"""``GET /v1/challenges``: the caller's open challenges, received (``in``) and sent (``out``)."""
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """A challenge made with :meth:`Client.challenge`: its ``id``, ``status`` and ``game_id`` (once
+    accepted: at once for a house bot) as the service answered, the whole answer as ``info``, and
+    ``token``: the challenger's seat token in the game to come (shown once; never in a ``repr``) — with it
+    an anonymous challenger reads and cancels the challenge, and plays the game. A challenger with an
+    account needs it for nothing: its own token acts on the game's seat 0."""
+
+    id: str
+    status: str
+    game_id: str | None
+    info: ChallengeInfo = field(repr=False)
+    token: str = field(repr=False)
+
+    @classmethod
+    def made(cls, info: ChallengeInfo, token: str) -> Challenge:
+        """The challenge of the service's answer to ``POST /v1/challenges``."""
+        return cls(info["id"], info.get("status", "open"), info.get("game_id"), info, token)
+
+
+def challenge_path(challenge_id: str, *rest: str) -> str:
+    """The path of a challenge; the id is quoted, so it can never name another path.
+
+    >>> challenge_path("c1", "accept"), challenge_path("../x")
+    ('/v1/challenges/c1/accept', '/v1/challenges/..%2Fx')
+    """
+    return "/".join(["/v1/challenges", quote(challenge_id, safe=""), *rest])
+
+
+def rules_body(rules: RulesSpec | None) -> dict[str, Any] | None:
+    """The ``rules`` member of a challenge: a preset's name, or the mapping as it is."""
+    if rules is None:
+        return None
+    if isinstance(rules, str):
+        return {"preset": rules}
+    return dict(rules)
