@@ -9,7 +9,7 @@ from flask import Response
 
 from . import account_schemas as schemas
 from . import streaming
-from .docs import doc, error_responses
+from .docs import doc, error_responses, streamed
 from .games import services
 from .parsing import ApiBlueprint
 from .requests import caller, respond, token
@@ -19,21 +19,9 @@ blp = ApiBlueprint(
 )
 
 ACCOUNT_AUTH: dict[str, Any] = {"security": [{"seatToken": []}]}
-ACCOUNT_STREAM: dict[str, Any] = {
-    "responses": {
-        200: {
-            "content": {
-                "application/x-ndjson": {
-                    "schema": {
-                        "type": "string",
-                        "description": "One event a line (AccountEvent), keep-alive lines, an error line"
-                        " if the store fails; the default",
-                    }
-                }
-            }
-        }
-    }
-}
+ACCOUNT_STREAM = streamed(
+    "One event a line (AccountEvent), keep-alive lines, an error line if the store fails; the default"
+)
 sign_up_in = schemas.SignUpIn()
 sign_in_in = schemas.SignInIn()
 password_in = schemas.PasswordIn()

@@ -104,22 +104,19 @@ def game_links(status: int) -> dict[str, Any]:
 
 
 NOT_MODIFIED: dict[str, Any] = {"responses": {304: {"description": "If-None-Match is the current ETag"}}}
-STREAMS: dict[str, Any] = {
-    "responses": {
-        200: {
-            "content": {
-                "application/x-ndjson": {
-                    "schema": {
-                        "type": "string",
-                        "description": "One event per line, keep-alive lines, an error line if the "
-                        "store fails",
-                    }
-                },
-                "text/event-stream": {"schema": {"type": "string", "description": "Server-Sent Events"}},
-            }
-        }
+
+
+def streamed(description: str, *, sse: bool = False) -> dict[str, Any]:
+    """The 200 answer's streamed forms: NDJSON lines (and Server-Sent Events)."""
+    content: dict[str, Any] = {
+        "application/x-ndjson": {"schema": {"type": "string", "description": description}}
     }
-}
+    if sse:
+        content["text/event-stream"] = {"schema": {"type": "string", "description": "Server-Sent Events"}}
+    return {"responses": {200: {"content": content}}}
+
+
+STREAMS = streamed("One event per line, keep-alive lines, an error line if the store fails", sse=True)
 
 
 SEEK_AUTH: dict[str, Any] = {"security": [{"seatToken": []}]}
