@@ -51,21 +51,19 @@ class ChallengeStore:
         """A new open challenge, listed for each of ``sides`` (the players' names)."""
         key = self.key(challenge_id)
         ttl = int(expires_at - time.time()) + KEPT_AFTER
-        self.client.hset(key, mapping={"status": "open", "doc": orjson.dumps(doc)})
-        self.client.expire(key, ttl)
+        pipe = self.client.pipeline(transaction=False)  # one round trip per node (the keys' many slots)
+        pipe.hset(key, mapping={"status": "open", "doc": orjson.dumps(doc)})
+        pipe.expire(key, ttl)
         for side in sides:
             index = self.index_key(side)
-            self.client.zadd(index, {challenge_id: expires_at})
-            self.client.zremrangebyscore(index, "-inf", time.time() - KEPT_AFTER)
-            self.client.expire(index, ttl)
+            pipe.zadd(index, {challenge_id: expires_at})
+            pipe.zremrangebyscore(index, "-inf", time.time() - KEPT_AFTER)
+            pipe.expire(index, ttl)
+        pipe.execute()
 
     def get(self, challenge_id: str) -> tuple[str, dict[str, Any]] | None:
         """(status, doc) of the challenge; None when there is none (or it is long gone)."""
-        raw = self.client.hgetall(self.key(challenge_id))
-        if not raw:
-            return None
-        fields = {_text(k): v for k, v in raw.items()}
-        return _text(fields["status"]), orjson.loads(fields["doc"])
+        return self.get_many([challenge_id])[0]
 
     def move(self, challenge_id: str, status: str, to: str, doc: dict[str, Any]) -> bool:
         """Set the challenge's status ``to`` (and its doc) if it is ``status`` now; False otherwise."""
