@@ -16,7 +16,17 @@ busy machine; PostgreSQL's share is printed apart) of each, the ratios, and Redi
 USAGE of every key of the games in play, and of fresh games).
 Exits 0 whatever the figures: it measures, it does not judge.
 
+With ``--master M`` it shows instead what the master's games do to everyone else's moves (issue 21): the
+bot phase, in interleaved rounds, (a) alone, (b) while M more clients play games against the master — its
+turns played by a real bot worker process (``ginrummy.bot_worker``) beside gunicorn, at a lower CPU
+priority (``nice``), as a bot worker shares a machine with web workers — and, with ``--contrast``, (c) the
+same with the master's turns played inside the web request (the service as it would be without bot
+workers: a second gunicorn whose processes mark the master as a bot that does not search). It prints the
+other games' move p50/p99 in each, and the master's turns: how many, and the wait from a human's move to
+the master's reply.
+
     .venv/bin/python bench/bench_load.py [--duration 10] [--clients 16] [--workers N]
+    .venv/bin/python bench/bench_load.py --master 4 [--contrast] [--clients 8]
 """
 
 from __future__ import annotations
@@ -42,6 +52,8 @@ import orjson
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "service"), str(ROOT)]
 
+from ginrummy.store import make_client  # noqa: E402
+from ginrummy.store.bot_jobs import ALIVE  # noqa: E402
 from ginrummy.store.embedded import EmbeddedRedis  # noqa: E402
 from ginrummy.store.embedded_postgres import EmbeddedPostgres  # noqa: E402
 from ginrummy.store.schema import migrate  # noqa: E402
@@ -251,6 +263,68 @@ async def game_client(port: int, n: int, recorder: Recorder, stop_at: list[float
         view = orjson.loads(data)["view"] if status == 200 else None
 
 
+class MasterTurns:
+    """The master games' side of a phase: turns the master played, and the wait for each reply."""
+
+    def __init__(self) -> None:
+        self.waits: list[float] = []
+        self.games = 0
+        self.recording = False
+
+
+def playable(view: dict[str, Any]) -> bool:
+    return any(a["type"] not in ("resign", "abort") for a in view["legal_actions"])
+
+
+async def master_client(port: int, turns: MasterTurns, stop_at: list[float]) -> None:
+    """A human against the master: moves as soon as it may, else waits for the master on the events long
+    poll (as a client does). The master's reply time runs from the sending of a move after which the
+    master is to act to the next view the human may play from: the move's request and, with bot workers,
+    the queue, the search and the commit (in the request, the move's answer holds the reply)."""
+    conn = Connection(port)
+    game_id = token = ""
+    view: dict[str, Any] | None = None
+    moved_at: float | None = None
+    after = ""
+    while time.monotonic() < stop_at[0]:
+        if view is None or view["scores"]["match_over"]:
+            status, _, data = await conn.request(
+                "POST", "/v1/games", {"opponent": {"type": "bot", "bot": "master"}}
+            )
+            if status != 201:
+                raise RuntimeError(f"no master game: {status} {data[:200]!r}")
+            created = orjson.loads(data)
+            game_id, token, view, after = created["game_id"], created["token"], created["view"], ""
+            turns.games += 1
+        auth = {"Authorization": f"Bearer {token}"}
+        if playable(view):
+            started = time.perf_counter()
+            if moved_at is not None and turns.recording:
+                turns.waits.append(started - moved_at)  # the master's reply, since our move was sent
+            moved_at = None
+            status, _, data = await conn.request(
+                "POST",
+                f"/v1/games/{game_id}/actions",
+                choose(view),
+                {**auth, "If-Match": f'"{view["version"]}"'},
+            )
+            answer = orjson.loads(data) if status == 200 else {}
+            view = answer.get("view")
+            if view is None:
+                continue
+            if any(event.get("seat") == 1 - view["seat"] for event in answer["events"]):
+                if turns.recording:  # the master replied inside the move's request
+                    turns.waits.append(time.perf_counter() - started)
+            elif not playable(view) and not view["scores"]["match_over"]:
+                moved_at = started  # the master is to act: its reply is waited for from here
+            continue
+        query = f"?wait=5&after={after}" if after else "?wait=5"
+        _, _, data = await conn.request("GET", f"/v1/games/{game_id}/events{query}", headers=auth)
+        after = orjson.loads(data).get("cursor") or after
+        _, _, data = await conn.request("GET", f"/v1/games/{game_id}", headers=auth)
+        view = orjson.loads(data)
+
+
 async def human_client(port: int, n: int, recorder: Recorder, stop_at: list[float], games: list[str]) -> None:
     """Both seats of a two-human game: one action per timed request, no bot. Before each move the mover's
     view is brought up to date with a GET (not timed, but its server CPU counts in CPU/request)."""
@@ -293,8 +367,16 @@ async def human_client(port: int, n: int, recorder: Recorder, stop_at: list[floa
 
 
 async def run_load(
-    kind: str, port: int, clients: int, warmup: float, duration: float
+    kind: str,
+    port: int,
+    clients: int,
+    warmup: float,
+    duration: float,
+    masters: int = 0,
+    turns: MasterTurns | None = None,
 ) -> tuple[Recorder, list[str]]:
+    """One phase: ``clients`` timed clients of ``kind``, and ``masters`` untimed clients playing the
+    master (their replies counted in ``turns``)."""
     recorder = Recorder()
     games: list[str] = []
     stop_at = [time.monotonic() + warmup + duration]
@@ -304,10 +386,15 @@ async def run_load(
         tasks = [human_client(port, n, recorder, stop_at, games) for n in range(clients)]
     else:
         tasks = [game_client(port, n, recorder, stop_at, games) for n in range(clients)]
+    if masters:
+        assert turns is not None
+        tasks += [master_client(port, turns, stop_at) for _ in range(masters)]
 
     async def switch_on() -> None:
         await asyncio.sleep(warmup)
         recorder.recording = True
+        if turns is not None:
+            turns.recording = True
 
     await asyncio.gather(switch_on(), *tasks)
     return recorder, games
@@ -361,6 +448,8 @@ def measured_load(
     redis_pid: int,
     args: argparse.Namespace,
     postgres_pid: int | None = None,
+    masters: int = 0,
+    turns: MasterTurns | None = None,
 ) -> tuple[Recorder, list[str], float, float]:
     """Run one phase; returns the recorder, the games made, the server CPU seconds while measuring and
     PostgreSQL's part of them. The processes are listed again at the end: PostgreSQL starts a backend
@@ -378,7 +467,7 @@ def measured_load(
             box["end"] = sample()
 
         marker = asyncio.create_task(mark())
-        result = await run_load(kind, port, args.clients, args.warmup, args.duration)
+        result = await run_load(kind, port, args.clients, args.warmup, args.duration, masters, turns)
         await marker
         return result
 
@@ -429,6 +518,91 @@ def fresh_games(port: int, count: int) -> list[str]:
     return made
 
 
+IN_REQUEST_MASTER = textwrap.dedent(
+    '''
+    """Benchmark only (bench_load --contrast): in this process the master does not search off the
+    request, so the service plays its turns inside the web request, as it would without bot workers."""
+    from ginrummy.bots.master import MasterBot
+
+    MasterBot.searches = False
+    '''
+)
+
+
+def start_bot_worker(env: dict[str, str], workdir: Path) -> subprocess.Popen[bytes]:
+    """A real bot worker process at the lowest CPU priority (web requests first), once it is alive."""
+    log = (workdir / "bots.log").open("wb")
+    worker = subprocess.Popen(
+        ["nice", "-n", "19", sys.executable, "-m", "ginrummy.bot_worker"],
+        env={**env, "GIN_LOG_LEVEL": "warning"},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    client = make_client(env["REDIS_URL"])
+    deadline = time.monotonic() + 60
+    while not client.exists(ALIVE):
+        if worker.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"the bot worker did not start; see {workdir / 'bots.log'}")
+        time.sleep(0.05)
+    return worker
+
+
+def master_main(args: argparse.Namespace) -> int:
+    """``--master M``: the bot phase alone, beside M master games (bot worker), and with ``--contrast``
+    beside M master games played in the request; interleaved rounds."""
+    workdir = Path(tempfile.mkdtemp(prefix="gin-bench-"))
+    (workdir / "in_request").mkdir()
+    (workdir / "in_request" / "sitecustomize.py").write_text(IN_REQUEST_MASTER)
+    variants = ["alone", "worker"] + (["in request"] if args.contrast else [])
+    print(
+        f"clients {args.clients} against simple (timed) + {args.master} against the master (untimed), "
+        f"gunicorn gevent {args.workers} workers, {args.rounds} interleaved rounds of {args.duration:g} s"
+    )
+    with EmbeddedRedis(workdir / "redis") as server, bench_postgres(workdir) as (database_url, postgres_pid):
+        env = service_env(server.url, database_url, workers=args.workers)
+        redis_pid = server.process.pid  # type: ignore[union-attr]
+        game, game_port = start_gunicorn(env, workdir, name="game", cwd=workdir)
+        worker = start_bot_worker(env, workdir)
+        inline = inline_port = None
+        if args.contrast:
+            patched = {**env, "PYTHONPATH": os.pathsep.join([str(workdir / "in_request"), env["PYTHONPATH"]])}
+            inline, inline_port = start_gunicorn(patched, workdir, name="in-request", cwd=workdir)
+        recorders = {v: Recorder() for v in variants}
+        turns = {v: MasterTurns() for v in variants}
+        cpu = dict.fromkeys(variants, 0.0)
+        try:
+            for _ in range(args.rounds):
+                for variant in variants:
+                    process, port = (inline, inline_port) if variant == "in request" else (game, game_port)
+                    assert process is not None and port is not None
+                    masters = 0 if variant == "alone" else args.master
+                    recorder, _, used, _ = measured_load(
+                        "game", process, port, redis_pid, args, postgres_pid, masters, turns[variant]
+                    )
+                    recorders[variant].latencies += recorder.latencies
+                    recorders[variant].errors += recorder.errors
+                    cpu[variant] += used
+        finally:
+            worker.terminate()
+            worker.wait(30)
+            stop_gunicorn(game)
+            if inline is not None:
+                stop_gunicorn(inline)
+    span = args.duration * args.rounds
+    names = {
+        "alone": "moves vs simple, alone",
+        "worker": f"… beside {args.master} master games (bot worker)",
+        "in request": f"… beside {args.master} master games (in request)",
+    }
+    for variant in variants:
+        summary(names[variant], recorders[variant], span, cpu[variant])
+        if variant != "alone":
+            waits = turns[variant].waits
+            played = f"{len(waits)} in {turns[variant].games} games"
+            print(f"    the master's replies: {played}; wait {figures(waits)}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -447,7 +621,21 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="count every request against the rate limits (never refused)",
     )
+    parser.add_argument(
+        "--master",
+        type=int,
+        default=0,
+        metavar="M",
+        help="instead: the bot phase alone and beside M clients playing the master (bot worker)",
+    )
+    parser.add_argument(
+        "--contrast",
+        action="store_true",
+        help="with --master: also with the master's turns played inside the request",
+    )
     args = parser.parse_args(argv)
+    if args.master:
+        return master_main(args)
     workdir = Path(tempfile.mkdtemp(prefix="gin-bench-"))
     (workdir / "floor_app.py").write_text(FLOOR_APP)
     print(

@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from ginrummy.bots import BOTS, OFFLINE_BOTS, make_bot
+from ginrummy.bots import BOTS, make_bot
 from ginrummy.engine.game import Game
 from ginrummy.engine.rules import Rules
 from ginrummy.engine.views import seat_view
@@ -48,7 +48,7 @@ def play_game(a: str, b: str, deal_seed: int, a_seat: int, preset: str = "standa
     rng = random.Random(deal_seed)
     game = Game.new(Rules.from_options(preset), rng)
     names = {a_seat: a, 1 - a_seat: b}
-    bots = {seat: make_bot(names[seat], seed=deal_seed * 2 + seat, offline=True) for seat in (0, 1)}
+    bots = {seat: make_bot(names[seat], seed=deal_seed * 2 + seat) for seat in (0, 1)}
     times: dict[str, list[float]] = {a: [], b: []} if a != b else {a: []}
     steps = 0
     while not game.match_over:
@@ -205,8 +205,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--exclude", nargs="*", default=[], help="with --all: bots to leave out")
     args = parser.parse_args(argv)
     for name in args.bots:
-        if name not in BOTS and name not in OFFLINE_BOTS:
-            parser.error(f"unknown bot {name!r}; choose from {', '.join([*BOTS, *OFFLINE_BOTS])}")
+        if name not in BOTS:
+            parser.error(f"unknown bot {name!r}; choose from {', '.join(BOTS)}")
     if not args.all:
         pairing = run_pairing(args.bots[0], args.bots[1], args.games, args.jobs, args.preset, args.seed)
         print(pairing.report(), flush=True)

@@ -4,9 +4,10 @@ When ``REDIS_URL`` is unset it first starts an embedded ``redis-server`` (the bi
 wheel) with AOF persistence in ``$GIN_DATA_DIR/redis`` (default ``./data/redis``); when ``DATABASE_URL`` is
 unset, an embedded PostgreSQL 16 (the binaries of the pgserver wheel) with its data in
 ``$GIN_DATA_DIR/postgres``. Either way it then applies the pending schema migrations (the same as
-``ginrummy-migrate``) before gunicorn starts. gunicorn runs as a child process: SIGINT (Ctrl+C) or SIGTERM
-makes it drain its in-flight requests, then the embedded servers are stopped — in that order, so that the
-draining requests can still commit.
+``ginrummy-migrate``) before gunicorn starts. gunicorn runs as a child process, and beside it a bot worker
+(``ginrummy-bots``: the master's turns; ``--bot-processes 0`` for none): SIGINT (Ctrl+C) or SIGTERM makes
+gunicorn drain its in-flight requests and the bot worker finish its turn in hand, then the embedded
+servers are stopped — in that order, so that the draining requests can still commit.
 
     ginrummy-serve                      # http://127.0.0.1:8000, embedded Redis and PostgreSQL in ./data
     ginrummy-serve --bind 0.0.0.0:9000 --workers 4
@@ -16,8 +17,10 @@ draining requests can still commit.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -64,10 +67,36 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--bind", help="HOST:PORT to listen on (env GIN_BIND; default 127.0.0.1:8000)")
     parser.add_argument("--workers", type=int, help="gunicorn worker processes (env GIN_WORKERS)")
     parser.add_argument(
+        "--bot-processes",
+        type=int,
+        help="bot worker processes beside gunicorn (env GIN_BOT_PROCESSES; default 1; 0: none)",
+    )
+    parser.add_argument(
         "--data-dir",
         help="where the embedded Redis and PostgreSQL keep their data (env GIN_DATA_DIR; ./data)",
     )
     return parser.parse_args(argv)
+
+
+def address_in_use(bind: str) -> str | None:
+    """The first ``HOST:PORT`` of ``bind`` that something already listens on, or None. gunicorn's workers
+    bind with SO_REUSEPORT (deploy/gunicorn.conf.py), so a second service started on a port in use would
+    not fail: it would silently take half the connections. A plain bind finds out first."""
+    for address in bind.split(","):
+        host, _, port = address.strip().rpartition(":")
+        if not port.isdigit():
+            continue
+        host = host.strip("[]") or "0.0.0.0"
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            # SO_REUSEADDR: a port left in TIME_WAIT (a service just stopped) is free; a listener is not.
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind((host, int(port)))
+            except OSError as error:
+                if error.errno == errno.EADDRINUSE:
+                    return address.strip()
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,20 +107,31 @@ def main(argv: list[str] | None = None) -> int:
         env["GIN_BIND"] = args.bind
     if args.workers:
         env["GIN_WORKERS"] = str(args.workers)
+    if args.bot_processes is not None:
+        env["GIN_BOT_PROCESSES"] = str(args.bot_processes)
     config = find_gunicorn_config()
     bind = env.get("GIN_BIND") or f"127.0.0.1:{env.get('PORT', '8000')}"
     data_root = Path(args.data_dir or env.get("GIN_DATA_DIR") or "./data")
+    busy = address_in_use(bind)
+    if busy is not None:
+        print(
+            f"ginrummy-serve: {busy} is in use by another program; choose another with --bind",
+            file=sys.stderr,
+        )
+        return 1
 
     embedded: EmbeddedRedis | None = None
     postgres: EmbeddedPostgres | None = None
     gunicorn: subprocess.Popen[bytes] | None = None
+    bots: subprocess.Popen[bytes] | None = None
     stopping = False
 
     def stop(signum: int, frame: FrameType | None) -> None:
         nonlocal stopping
         stopping = True
-        if gunicorn is not None and gunicorn.poll() is None:
-            gunicorn.send_signal(signal.SIGTERM)  # graceful: finish in-flight requests
+        for child in (gunicorn, bots):
+            if child is not None and child.poll() is None:
+                child.send_signal(signal.SIGTERM)  # graceful: finish in-flight requests and bot turns
 
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
@@ -140,6 +180,14 @@ def main(argv: list[str] | None = None) -> int:
             start_new_session=True,
             preexec_fn=die_with_parent(),
         )
+        if int(env.get("GIN_BOT_PROCESSES") or "1") > 0:
+            bots = subprocess.Popen(
+                [sys.executable, "-m", "ginrummy.bot_worker"],
+                env=env,
+                start_new_session=True,
+                preexec_fn=die_with_parent(),
+            )
+            print(f"ginrummy-serve: bot worker running (pid {bots.pid})", flush=True)
         for address in bind.split(","):
             print(
                 f"ginrummy-serve: serving on http://{address.strip()} (gunicorn pid {gunicorn.pid})",
@@ -153,13 +201,16 @@ def main(argv: list[str] | None = None) -> int:
                 stop(signal.SIGINT, None)
         return 0 if stopping else code
     finally:
-        if gunicorn is not None and gunicorn.poll() is None:
-            gunicorn.send_signal(signal.SIGTERM)
-            try:
-                gunicorn.wait(60)
-            except subprocess.TimeoutExpired:
-                gunicorn.kill()
-                gunicorn.wait()
+        for child in (gunicorn, bots):
+            if child is not None and child.poll() is None:
+                child.send_signal(signal.SIGTERM)
+        for child in (gunicorn, bots):
+            if child is not None:
+                try:
+                    child.wait(60)
+                except subprocess.TimeoutExpired:
+                    child.kill()
+                    child.wait()
         if postgres is not None:
             postgres.stop()
             print("ginrummy-serve: embedded PostgreSQL stopped", flush=True)

@@ -13,7 +13,7 @@ from .views import DRAW, OFFER, discard_legal, make_view
 
 def check_hint(view):
     result = hint(view)
-    assert set(result) == {"action", "explanation", "alternatives"}
+    assert set(result) == {"action", "explanation", "alternatives", "by"} and result["by"] == "expert"
     assert any(result["action"] is legal for legal in view["legal_actions"])
     assert isinstance(result["explanation"], str) and result["explanation"]
     alternatives = result["alternatives"]

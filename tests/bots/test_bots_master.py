@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from ginrummy.bots import BOTS, OFFLINE_BOTS, UnknownBotError, list_bots, make_bot
+from ginrummy.bots import BOTS, list_bots, make_bot
 from ginrummy.bots.master import MasterBot, decision_seed
 from ginrummy.engine.cards import parse_card
 from ginrummy.engine.game import Game
@@ -51,12 +51,11 @@ def positions(seed: int, preset: str = "standard", opponent: str = "simple") -> 
 # ---------------------------------------------------------------------------------------- registry
 
 
-def test_master_is_offline_only_not_offered_by_the_service():
-    assert "master" not in BOTS and OFFLINE_BOTS["master"] is MasterBot
-    assert "master" not in {b["name"] for b in list_bots()}
-    with pytest.raises(UnknownBotError):
-        make_bot("master", seed=1)
-    assert isinstance(make_bot("master", seed=1, offline=True), MasterBot)
+def test_master_is_the_strongest_level_and_the_only_one_that_searches():
+    assert BOTS["master"] is MasterBot and isinstance(make_bot("master", seed=1), MasterBot)
+    listed = list_bots()
+    assert listed[-1]["name"] == "master" and listed[-1]["level"] == max(b["level"] for b in listed)
+    assert [name for name, cls in BOTS.items() if cls.searches] == ["master"]
 
 
 # ---------------------------------------------------------------------------------------- legality

@@ -96,6 +96,8 @@ PINNED = {
     "knocker": "stock pass k:4H k:4D pass d:JC stock pass d:TD d:8C pass k:2C stock pass d:7H k:9C pass k:3S stock pass d:JC d:7S pass k:3C stock pass d:JH d:KH pass d:3C stock pass d:TC k:5H pass d:5C take pass d:9H d:4D pass d:5C stock pass d:JS k:8C pass d:5H stock pass k:4D k:3C pass d:5D stock pass d:TD d:6H take d:8D",
     "trapper": "stock pass k:4H k:4D pass d:JC stock pass d:TD d:8C pass k:2C stock take d:7H k:9C pass k:3S stock take d:JC d:7S pass k:3C stock take d:JH d:KH pass d:3C take pass d:QS d:5H pass d:5C take pass d:9H d:4D pass d:5H stock take d:JS k:8C pass d:5H stock take k:4D k:3C pass d:5D stock pass d:TD d:6H take d:8D",
     "expert": "stock pass k:4H k:4D pass d:JC stock pass d:TD d:8C pass k:2C stock take d:7H k:9C pass k:3S stock take d:JC d:7S pass k:3C stock take d:JH d:KH pass d:3C take pass d:QS k:5H pass d:5C take pass d:9H d:4D pass d:5H stock take d:JS k:8C pass d:5H stock take k:4D k:3C pass d:5D stock pass d:TD d:6H take d:8D",
+    # Recorded when the service began to offer the master (its decision seed leaves resign and abort out).
+    "master": "stock pass k:4H k:4D pass d:JC stock pass d:TD d:8C pass k:2C stock take d:7H k:9C pass k:3S stock take d:JC d:7S pass k:3C stock take d:JH d:4C pass d:3C take take d:9H k:5H pass d:5C take pass d:9H d:4D pass d:5H stock take d:JS k:8C pass d:5H stock take k:4D k:3C pass d:5D stock take d:6S d:6H take d:8D",
 }
 
 

@@ -17,8 +17,16 @@ BOTS_DIR = pathlib.Path(__file__).resolve().parents[2] / "service" / "ginrummy" 
 
 def test_list_bots_names_levels_and_styles():
     bots = list_bots()
-    assert [b["name"] for b in bots] == ["random", "novice", "simple", "knocker", "trapper", "expert"]
-    assert [b["level"] for b in bots] == [0, 1, 2, 3, 4, 5]
+    assert [b["name"] for b in bots] == [
+        "random",
+        "novice",
+        "simple",
+        "knocker",
+        "trapper",
+        "expert",
+        "master",
+    ]
+    assert [b["level"] for b in bots] == [0, 1, 2, 3, 4, 5, 6]
     for bot in bots:
         assert set(bot) == {"name", "level", "description"}
         assert bot["description"] and "\n" not in bot["description"]

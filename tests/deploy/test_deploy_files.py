@@ -187,11 +187,13 @@ def k8s_manifests() -> list[dict[str, Any]]:
 
 
 def k8s_documents() -> dict[str, dict[str, Any]]:
-    """{kind: manifest} of the kustomization's resources; the Secrets under ``Secret/<name>``."""
+    """{kind: manifest} of the kustomization's resources; the Secrets under ``Secret/<name>``, the bot
+    workers' Deployment under ``Deployment/ginrummy-bots`` (the API's is ``Deployment``)."""
     documents = {}
     for document in k8s_manifests():
-        kind = document["kind"]
-        key = f"Secret/{document['metadata']['name']}" if kind == "Secret" else kind
+        kind, name = document["kind"], document["metadata"]["name"]
+        named = kind == "Secret" or (kind == "Deployment" and name != "ginrummy")
+        key = f"{kind}/{name}" if named else kind
         documents[key] = document
     return documents
 
@@ -204,17 +206,42 @@ def test_kustomization_lists_every_manifest_and_they_exist() -> None:
     assert listed == on_disk
     assert set(k8s_documents()) == {
         "ConfigMap", "Secret/ginrummy-redis", "Secret/ginrummy-postgres", "Deployment", "Service",
-        "HorizontalPodAutoscaler", "PodDisruptionBudget",
+        "HorizontalPodAutoscaler", "PodDisruptionBudget", "Deployment/ginrummy-bots",
     }  # fmt: skip
     assert len(k8s_manifests()) == len(k8s_documents())
 
 
 @pytest.mark.parametrize("kind", ["ConfigMap", "Secret/ginrummy-redis", "Secret/ginrummy-postgres", "Deployment",
-                                  "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget"])  # fmt: skip
+                                  "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget",
+                                  "Deployment/ginrummy-bots"])  # fmt: skip
 def test_k8s_manifest_is_valid_against_the_kubernetes_schema(kind: str) -> None:
     document = k8s_documents()[kind]
     # strict: a misspelt field is an error, not silently ignored by the API server.
     kubernetes_validate.validate(document, kubernetes_validate.latest_version(), strict=True)
+
+
+def test_the_bot_workers_run_the_image_s_console_script_with_the_api_s_stores_in_compose_and_k8s() -> None:
+    """The master's turns need a running ``ginrummy-bots`` (else the service refuses master games): both
+    deployments run it from the same image, with the same Redis and PostgreSQL as the API."""
+    assert 'ginrummy-bots = "ginrummy.bot_worker:main"' in (ROOT / "pyproject.toml").read_text()
+    assert (Path(sys.executable).parent / "ginrummy-bots").is_file()
+    services = load_compose()["services"]
+    bots, api = services["bots"], services["service"]
+    assert bots["command"] == ["ginrummy-bots"] and bots["image"] == api["image"]
+    assert {k: bots["environment"][k] for k in ("REDIS_URL", "DATABASE_URL")} == {
+        k: api["environment"][k] for k in ("REDIS_URL", "DATABASE_URL")
+    }
+    assert bots["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+    docs = k8s_documents()
+    worker, deployment = docs["Deployment/ginrummy-bots"], docs["Deployment"]
+    container = worker["spec"]["template"]["spec"]["containers"][0]
+    api_container = deployment["spec"]["template"]["spec"]["containers"][0]
+    assert container["command"] == ["ginrummy-bots"] and container["image"] == api_container["image"]
+    assert container["envFrom"] == api_container["envFrom"]
+    labels = worker["spec"]["template"]["metadata"]["labels"]
+    assert worker["spec"]["selector"]["matchLabels"] == labels
+    assert labels["app.kubernetes.io/component"] == "bots"  # not selected by the API's Service
+    assert docs["Service"]["spec"]["selector"]["app.kubernetes.io/component"] == "api"
 
 
 def test_k8s_deployment_probes_config_and_drain_fit_together() -> None:

@@ -207,8 +207,15 @@ def test_ginrummy_serve_runs_an_embedded_redis_and_stops_it(tmp_path: Path) -> N
         http = requests.Session()
         seat = create_game(http, base)
         step(http, seat, base)
+        # Beside gunicorn runs a bot worker: the master is offered and plays (its turns are the worker's).
+        bots_pid = int(re.findall(r"bot worker running \(pid (\d+)\)", log.read_text())[-1])
+        master = http.post(
+            f"{base}/v1/games", json={"opponent": {"type": "bot", "bot": "master"}}, timeout=10
+        )
+        assert master.status_code == 201, master.text
         serve.send_signal(signal.SIGTERM)
         assert serve.wait(60) == 0
+        assert not Path(f"/proc/{bots_pid}").exists()  # stopped (and reaped) with the service
     finally:
         if serve.poll() is None:
             serve.kill()
@@ -255,6 +262,20 @@ def _refused(port: int) -> bool:
     except ConnectionRefusedError:
         return True
     return False
+
+
+def test_ginrummy_serve_refuses_an_address_in_use_instead_of_sharing_it(tmp_path: Path) -> None:
+    """gunicorn binds with SO_REUSEPORT: started on a port another program listens on, it would take half
+    its connections. ginrummy-serve looks first, and says so."""
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        log = tmp_path / "serve.log"
+        serve = _serve(tmp_path, port, log)
+        assert serve.wait(60) == 1
+    assert f"127.0.0.1:{port} is in use" in log.read_text()
+    assert "embedded" not in log.read_text()  # refused before anything was started
 
 
 def test_a_killed_ginrummy_serve_leaves_no_server_behind(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.fixtures.live_service import start_service
+from tests.fixtures.live_service import start_bot_worker, start_service, stop_bot_worker
 from tests.support import stop_gunicorn
 
 ST = Path(sys.executable).with_name("st")
@@ -33,10 +33,13 @@ def service(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     env = {"GIN_MAX_WAIT": "1", "GIN_STREAM_MAX": "1", "GIN_GRACEFUL_TIMEOUT": "1"}
     # A database of its own: the fuzzer's hundreds of seeks must not wait in the other tests' lobby.
     own_db = redis_url.rsplit("/", 1)[0] + "/1"
-    process, base = start_service(own_db, tmp_path_factory.mktemp("fuzzed"), extra_env=env)
+    logs = tmp_path_factory.mktemp("fuzzed")
+    process, base = start_service(own_db, logs, extra_env=env)
+    bots = start_bot_worker(own_db, logs)  # the master's turns and hints, as in a deployment
     try:
         yield base
     finally:
+        stop_bot_worker(bots)
         stop_gunicorn(process)
 
 

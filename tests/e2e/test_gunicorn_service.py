@@ -147,3 +147,32 @@ def test_an_sse_stream_over_gunicorn(live_service: str) -> None:
             break
     stream.close()
     assert ids == [e["id"] for e in page["events"]]
+
+
+def test_a_match_against_the_master_over_gunicorn_with_its_turns_played_by_the_bot_worker_process(
+    live_service: str,
+) -> None:
+    """The master's turns are played by the separate ``ginrummy.bot_worker`` process beside gunicorn: the
+    human waits for them on the events long poll, as for a person."""
+    me = Player(live_service)
+    me.create(opponent={"type": "bot", "bot": "master"}, rules={"options": {"target": 30}}, seed=8)
+    cursor = None
+    waits = 0
+    for _ in range(1000):
+        view = me.view()
+        if view["phase"] == "match_over":
+            break
+        moves = [a for a in view["legal_actions"] if a["type"] not in ("resign", "abort")]
+        if not moves:  # the master's turn: its moves arrive as events
+            waits += 1
+            params: dict[str, Any] = {"wait": 10, **({"after": cursor} if cursor else {})}
+            page = me.http.get(
+                f"{live_service}/v1/games/{me.game_id}/events", params=params, headers=me.auth, timeout=20
+            ).json()
+            cursor = page.get("cursor") or cursor
+            continue
+        response = me.act(choose(view), view["version"])
+        assert response.status_code == 200, response.text
+    else:
+        raise AssertionError("the match did not end")
+    assert waits > 0 and view["players"][1 - view["seat"]]["bot"] == "master"

@@ -486,6 +486,13 @@ class ArchiveUnavailable(ServiceUnavailable):
     codes = ("archive_unavailable",)
 
 
+class BotsUnavailable(ServiceUnavailable):
+    """503: the bot asked for (the master) is played by the service's bot workers and none runs now;
+    the other bots play; ``retry_after`` says when to try again."""
+
+    codes = ("bots_unavailable",)
+
+
 def _leaves(cls: type[ApiError]) -> Iterable[type[ApiError]]:
     yield cls
     for sub in cls.__subclasses__():

@@ -310,11 +310,13 @@ class Alternative(TypedDict):
 
 
 class Hint(TypedDict):
-    """Advice for the caller's seat: an element of its ``legal_actions`` and why."""
+    """Advice for the caller's seat: an element of its ``legal_actions`` and why; ``by``: whose —
+    ``"master"`` (its search) or ``"expert"`` (when the service has no bot worker to search)."""
 
     action: Action
     explanation: str
     alternatives: list[Alternative]
+    by: NotRequired[str]
 
 
 class Analysis(TypedDict):

@@ -8,6 +8,7 @@ raises a :class:`~ginrummy.app.errors.ServiceError` with a stable ``code``. Wher
   rematch), ``moves`` (the move pipeline), ``reading`` (views, hands, hints, public games), ``life``
   (clocks, forfeits, claims), ``events`` (pages and waits), ``people`` (players, leaderboard),
   ``accounts`` (passwords, sessions, API tokens, the account's games, bot accounts), ``challenges``,
+  ``bot_turns`` (a searching bot's turns, played by the bot workers of :mod:`ginrummy.bot_worker`),
   ``stream`` (the account stream; its events: ``feed``), ``lobby`` (seeks), ``records``
   (the archive's reads: exports, a player's games, rating history; ``archiving`` writes it) — or a new
   module of its own, wired in :func:`build`;
@@ -23,18 +24,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ginrummy.store import Database, GameStore, Lobby, PlayerStore
+from ginrummy.store import Database, GameStore, Lobby, PlayerStore, make_client
 from ginrummy.store.account_live import AccountLive
 from ginrummy.store.accounts import AccountStore
 from ginrummy.store.archive import Archive
+from ginrummy.store.bot_jobs import BotQueue
 from ginrummy.store.challenges import ChallengeStore
 
 from . import ratings
 from .accounts import Accounts
 from .archiving import Archiving
 from .bookkeeping import Bookkeeping
+from .bot_turns import BotTurns
 from .challenges import Challenges
-from .config import Config
+from .config import Config, ConfigError
 from .events import EventReader
 from .feed import AccountFeed
 from .identity import Identities
@@ -50,7 +53,9 @@ from .seats import Seating
 from .stream import AccountStreams
 from .unit_of_work import UnitOfWork
 
-__all__ = ["Config", "Services", "build"]
+__all__ = ["Config", "Services", "build", "connect"]
+
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 
 
 @dataclass(frozen=True)
@@ -70,6 +75,8 @@ class Services:
     seeks: Seeks
     records: Records
     archiving: Archiving
+    bot_turns: BotTurns
+    bot_queue: BotQueue
     store: GameStore
     database: Database
 
@@ -101,7 +108,8 @@ def build(
     live = AccountLive(store.client, live_ttl=config.live_ttl, notifier=store.notifier)
     feed = AccountFeed(live)
     archiving = Archiving(store, Archive(database, ordinal=ratings.ordinal), config)
-    work = UnitOfWork(store, archiving)
+    bot_queue = BotQueue(store.client, store.notifier)
+    work = UnitOfWork(store, archiving, bot_queue)
     seating = Seating(identities)
     books = Bookkeeping(store, live, feed, config)
     life = Life(work, seating, books, config)
@@ -123,6 +131,27 @@ def build(
         seeks=Seeks(lobby, people, players, matches, store.notifier, config),
         records=Records(archiving),
         archiving=archiving,
+        bot_turns=BotTurns(work, books),
+        bot_queue=bot_queue,
         store=store,
         database=database,
     )
+
+
+def connect(config: Config, offload: Offload[object] = inline) -> Services:
+    """The use cases over the stores ``config`` names (the web app's and the bot workers' wiring).
+    PostgreSQL's pool opens in the background: the service starts (and plays) while it is down."""
+    client = make_client(config.redis_url or DEFAULT_REDIS_URL)
+    store = GameStore(
+        client,
+        live_ttl=config.live_ttl,
+        events_maxlen=config.events_maxlen,
+        hands_kept=config.hands_kept,
+        idempotency_ttl=config.idempotency_ttl,
+    )
+    if not config.database_url:
+        raise ConfigError(
+            "DATABASE_URL is not set: the service keeps players and finished games in PostgreSQL "
+            "(ginrummy-serve starts an embedded one when it is unset)"
+        )
+    return build(config, store, Lobby(client, config.seek_ttl), Database(config.database_url), offload)

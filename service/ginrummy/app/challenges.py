@@ -251,7 +251,7 @@ class Challenges:
         if not self.store.move(challenge_id, "open", "declined", declined):
             raise ServiceError("challenge_closed", "this challenge was answered or cancelled meanwhile")
         shown = public("declined", declined)
-        self.feed.publish(doc["challenger"]["player"], {"type": "challengeDeclined", "challenge": shown})
+        self._tell_both(doc, {"type": "challengeDeclined", "challenge": shown})
         return Result(shown)
 
     def cancel(self, challenge_id: str, token: str | None) -> Result:
@@ -259,5 +259,11 @@ class Challenges:
         if not self.store.move(challenge_id, "open", "canceled", doc):
             raise ServiceError("challenge_closed", "this challenge was answered meanwhile")
         shown = public("canceled", doc)
-        self.feed.publish(doc["opponent"]["player"], {"type": "challengeCanceled", "challenge": shown})
+        self._tell_both(doc, {"type": "challengeCanceled", "challenge": shown})
         return Result(shown)
+
+    def _tell_both(self, doc: dict[str, Any], event: dict[str, Any]) -> None:
+        """An answer goes to both sides' streams (the answering side's other devices learn it too)."""
+        for player in (doc["opponent"]["player"], doc["challenger"]["player"]):
+            if player:
+                self.feed.publish(player, event)

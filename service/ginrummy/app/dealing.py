@@ -1,5 +1,6 @@
 """Dealing and the house bots: a new match's first deal, every deal's shuffle commitment (see
-:mod:`ginrummy.app.fairness`), and the bot's replies, played in the same request as the move they answer.
+:mod:`ginrummy.app.fairness`), and the bot's replies — played in the same request as the move they
+answer, except a searching bot's (the master's), which a bot worker plays (:mod:`ginrummy.app.bot_turns`).
 """
 
 from __future__ import annotations
@@ -77,12 +78,28 @@ def fallback_action(view: dict[str, Any]) -> dict[str, Any]:
     return next((a for a in legal if a.get("type") != "pass"), legal[0])
 
 
-def bot_replies(match: Match) -> list[Event]:
-    """While the house bot is to act, let it act (in this same request)."""
+def searching_bot(match: Match) -> bool:
+    """Whether the match's house bot is one whose decisions cost too much CPU for a web request."""
+    bot_seat = match.meta.bot_seat
+    if bot_seat is None:
+        return False
+    name = match.meta.seats[bot_seat].bot
+    return name in bots.BOTS and bots.BOTS[name].searches
+
+
+def awaits_bot_worker(match: Match) -> bool:
+    """Whether a searching bot is to act: its turn is queued for the bot workers."""
+    game = match.game
+    return searching_bot(match) and not game.match_over and game.to_act == match.meta.bot_seat
+
+
+def bot_replies(match: Match, *, search: bool = False) -> list[Event]:
+    """While the house bot is to act, let it act (in this same request). A searching bot acts only with
+    ``search`` (in a bot worker): a web request leaves its turn to the workers."""
     bot_seat = match.meta.bot_seat
     game = match.game
     out: list[Event] = []
-    if bot_seat is None:
+    if bot_seat is None or (searching_bot(match) and not search):
         return out
     name = match.meta.seats[bot_seat].bot
     assert name is not None

@@ -113,6 +113,13 @@ class Matches:
                 raise ServiceError(
                     "unknown_bot", f"there is no bot {bot!r}; GET /v1/bots lists them", bots=names
                 )
+            if bots.BOTS[bot].searches and not self.work.bots.alive():
+                raise ServiceError(
+                    "bots_unavailable",
+                    f"the {bot} plays in the service's bot workers and none is running now; "
+                    "choose another bot or try again later",
+                    retry_after=30,
+                )
             player = bot_player(bot) if body.get("rated") else None
             other = Seat.house_bot(bot, name=opponent.get("name"), player=player)
         meta = GameMeta(

@@ -20,6 +20,9 @@ from .render import view
 from .seats import Seating, players_json
 from .unit_of_work import UnitOfWork
 
+HINT_WAIT = 10.0
+"""Seconds a hint request waits for a bot worker's master hint before it answers with the expert's."""
+
 
 class Reading:
     """Views, hands, hints and the public list of games in play."""
@@ -69,7 +72,16 @@ class Reading:
         seen = view(match, seat)
         if not seen["your_move"]:
             raise ServiceError("nothing_to_do", "this seat has no move to make now", turn=seen["turn"])
-        return Result(dict(bots.hint(seen)), version=match.version)
+        queue, version = self.work.bots, match.version
+        if queue.alive():  # the master's hint, found by a bot worker while this request waits (no CPU)
+            found = queue.hint(game_id, version, seat)
+            if found is None:
+                queue.ask_hint(game_id, version, seat)
+                found = queue.hint(game_id, version, seat, wait=HINT_WAIT)
+            if found is not None:
+                return Result(orjson.loads(found), version=version)
+        # No bot worker runs, or none answered in time: the expert's hint, worked out here (milliseconds).
+        return Result(dict(bots.hint(seen)), version=version)
 
     def live_games(self, limit: int) -> Result:
         """The public games in play, newest first."""

@@ -22,9 +22,10 @@ from ginrummy.store import (
     StaleVersion,
     Stored,
 )
+from ginrummy.store.bot_jobs import BotQueue
 from ginrummy.store.cursor import Cursor
 
-from . import archiving, render, security
+from . import archiving, dealing, render, security
 from .archiving import Archiving
 from .calls import Caller, Result
 from .errors import ServiceError, game_not_found, stale
@@ -56,11 +57,13 @@ def moved_first(current: int) -> ServiceError:
 
 class UnitOfWork:
     """Loads and commits matches through the game store; a finished match no longer in Redis is read
-    from the archive, and a commit that ends a hand or the match sends its records on their way there."""
+    from the archive, and a commit that ends a hand or the match sends its records on their way there;
+    a commit after which a searching bot is to act queues its turn for the bot workers."""
 
-    def __init__(self, store: GameStore, archiving: Archiving) -> None:
+    def __init__(self, store: GameStore, archiving: Archiving, bots: BotQueue) -> None:
         self.store = store
         self.archiving = archiving
+        self.bots = bots
 
     def stored(self, game_id: str) -> Stored:
         """The game as stored in Redis, or as archived; refused when there is none."""
@@ -162,6 +165,8 @@ class UnitOfWork:
             ) from None
         if announced is not None:
             self.archiving.committed(game_id, announced)
+        if dealing.awaits_bot_worker(match):
+            self.bots.push(game_id, version)
         return Result(body, version=version, created=created)
 
     @staticmethod

@@ -5,7 +5,7 @@ with one element of ``view["legal_actions"]``. Every bot owns a seeded ``random.
 seed and the views, its moves are reproducible.
 
 >>> [b["name"] for b in list_bots()]
-['random', 'novice', 'simple', 'knocker', 'trapper', 'expert']
+['random', 'novice', 'simple', 'knocker', 'trapper', 'expert', 'master']
 >>> make_bot("simple", seed=1)
 SimpleBot(seed=1)
 """
@@ -16,19 +16,16 @@ from typing import Any
 
 from .base import Bot, BotError, play_actions
 from .expert import ExpertBot, TrapperBot
-from .hints import hint
+from .hints import hint, master_hint
 from .master import MasterBot
 from .simple import SimpleBot
 from .styles import KnockerBot, NoviceBot, RandomBot
 
 BOTS: dict[str, type[Bot]] = {
-    cls.name: cls for cls in (RandomBot, NoviceBot, SimpleBot, KnockerBot, TrapperBot, ExpertBot)
+    cls.name: cls for cls in (RandomBot, NoviceBot, SimpleBot, KnockerBot, TrapperBot, ExpertBot, MasterBot)
 }
-
-OFFLINE_BOTS: dict[str, type[Bot]] = {MasterBot.name: MasterBot}
-"""Bots too slow to run inside a web request (a decision costs tens of milliseconds): the service does
-not offer them (not in :data:`BOTS`, so not in :func:`list_bots`); ``make_bot(name, offline=True)`` makes
-them for benchmarks and offline analysis."""
+"""Every bot by name, weakest first. A bot whose ``searches`` is true (the master) costs tens of
+milliseconds a decision: the service plays it in its bot workers, off the web requests."""
 
 
 class UnknownBotError(KeyError):
@@ -46,19 +43,17 @@ class UnknownBotError(KeyError):
 
 
 def list_bots() -> list[dict[str, Any]]:
-    """Every bot with its name, level (0 random … 5 expert) and a one-line description of its style."""
+    """Every bot with its name, level (0 random … 6 master) and a one-line description of its style."""
     return [{"name": cls.name, "level": cls.level, "description": cls.description} for cls in BOTS.values()]
 
 
-def make_bot(name: str, seed: int = 0, *, offline: bool = False) -> Bot:
-    """A new bot of that name with its own ``random.Random(seed)``; ``offline``: the :data:`OFFLINE_BOTS`
-    too.
+def make_bot(name: str, seed: int = 0) -> Bot:
+    """A new bot of that name with its own ``random.Random(seed)``.
 
-    >>> make_bot("master", seed=1, offline=True)
+    >>> make_bot("master", seed=1)
     MasterBot(seed=1)
     """
-    registry = {**BOTS, **OFFLINE_BOTS} if offline else BOTS
-    cls = registry.get(name) if isinstance(name, str) else None
+    cls = BOTS.get(name) if isinstance(name, str) else None
     if cls is None:
         raise UnknownBotError(name)
     return cls(seed)
@@ -66,12 +61,12 @@ def make_bot(name: str, seed: int = 0, *, offline: bool = False) -> Bot:
 
 __all__ = [
     "BOTS",
-    "OFFLINE_BOTS",
     "Bot",
     "BotError",
     "UnknownBotError",
     "hint",
     "list_bots",
     "make_bot",
+    "master_hint",
     "play_actions",
 ]

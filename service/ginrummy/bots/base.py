@@ -95,6 +95,9 @@ class Bot:
     name: ClassVar[str] = "bot"
     level: ClassVar[int] = 0
     description: ClassVar[str] = ""
+    # A decision costs more than a few milliseconds of CPU (a search): the service plays this bot's turns
+    # in its bot workers (``ginrummy-bots``), never inside a web request.
+    searches: ClassVar[bool] = False
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed

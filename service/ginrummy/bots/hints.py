@@ -1,4 +1,6 @@
-"""Hints: the expert's recommended action for a seat, with a short explanation and alternatives."""
+"""Hints: the recommended action for a seat, with a short explanation and alternatives — the master's
+(:func:`master_hint`: its search, tens to hundreds of milliseconds, for the service's bot workers) or the
+expert's (:func:`hint`: a few milliseconds)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from typing import Any
 from .analysis import View, read_view
 from .base import read_turn
 from .expert import ExpertBot, Scored
+from .master import MasterBot
 
 HINT_SEED = 2021
 """The hint's sampling seed: the same view always gets the same hint."""
@@ -32,6 +35,33 @@ def hint(view: View) -> dict[str, Any]:
         "alternatives": [
             {"action": s.action, "value": round(s.value, 2), "explanation": s.explanation} for s in ranked[:3]
         ],
+        "by": "expert",
+    }
+
+
+def master_hint(view: View) -> dict[str, Any]:
+    """The master's hint: up to three moves with their ``value``, the mean hand points each gave over the
+    same sampled deals (higher is better). The recommended move (first) is the master's own, unless
+    another averages more than :attr:`~ginrummy.bots.master.MasterBot.margin` points better over the
+    hint's deals (closer than that, two moves are equal within the sampling noise)."""
+    master = MasterBot(HINT_SEED)
+    action = master.choose(view)
+    estimates = master.analyse(view, also=[action])
+    chosen = next(e for e in estimates if e.action == action)
+    if estimates[0].points > chosen.points + master.margin:
+        chosen = estimates[0]
+    ranked = [chosen, *(e for e in estimates if e is not chosen)]
+    explanation = chosen.explanation or _plain(chosen.action, read_turn(view).kind)
+    if chosen.deals:
+        explanation += f" Over {chosen.deals} sampled deals this move averages {chosen.points:+.1f} points."
+    return {
+        "action": chosen.action,
+        "explanation": explanation,
+        "alternatives": [
+            {"action": e.action, "value": round(e.points, 2), "explanation": e.explanation or ""}
+            for e in ranked[:3]
+        ],
+        "by": "master",
     }
 
 

@@ -35,14 +35,23 @@ import hashlib
 import json
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ginrummy.engine.cards import CARD_VALUES, cards_of, parse_card
 from ginrummy.engine.melds import knock_min, min_deadwood
 
-from .analysis import NEIGHBOURS, Action, Knowledge, View, arrangement_melds, defender_deadwood
-from .base import Turn
+from .analysis import (
+    NEIGHBOURS,
+    Action,
+    Knowledge,
+    View,
+    arrangement_melds,
+    defender_deadwood,
+    read_view,
+)
+from .base import Turn, play_actions, read_turn
 from .evaluate import sample_opponent_hands
 from .expert import ExpertBot, Scored
 
@@ -164,8 +173,10 @@ def draw_then_play(deal: Deal, turn: int, scoring: Scoring, policy: Policy, stoc
 
 
 def decision_seed(seed: int, view: View) -> int:
-    """A seed for one decision from the bot's seed and everything in the view (and nothing else)."""
-    text = json.dumps(view, sort_keys=True, default=str, separators=(",", ":"))
+    """A seed for one decision from the bot's seed and everything in the view (and nothing else) — but
+    resign and abort, which a view may list or not and a bot never plays."""
+    played = {**view, "legal_actions": play_actions(view)}
+    text = json.dumps(played, sort_keys=True, default=str, separators=(",", ":"))
     digest = hashlib.blake2b(f"{seed}:{text}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
 
@@ -182,11 +193,28 @@ class Candidate:
         return sum(self.points) / len(self.points) if self.points else 0.0
 
 
+@dataclass(frozen=True)
+class Estimate:
+    """A move judged by play-outs: its mean hand points for the seat (negative: the opponent's) over
+    ``deals`` sampled deals (0: a move with nothing to weigh it against), and the expert's words on it."""
+
+    action: Action
+    points: float
+    deals: int
+    explanation: str
+
+
+SEARCHED = ("offer", "draw", "discard")
+"""The kinds of decision the master searches (:func:`~ginrummy.bots.base.read_turn`); the others — a
+deal, lay-offs, the fiftieth card — have one sound move it plays as the expert does."""
+
+
 class MasterBot(ExpertBot):
     """Determinized search: the expert's candidate moves played out over sampled deals."""
 
     name = "master"
     level = 6
+    searches = True
     description = (
         "Searches: samples the hidden cards consistently with what it has seen and plays each candidate "
         "move out to the end of the hand."
@@ -201,9 +229,36 @@ class MasterBot(ExpertBot):
     z = 1.5  # ... and by how many standard errors of the paired differences
     policy = Policy()
 
+    analysis_samples = 64  # deals per candidate in :meth:`analyse` (hints, reviews)
+
     def choose(self, view: View) -> Action:
         self.rng = random.Random(decision_seed(self.seed, view))
         return super().choose(view)
+
+    def analyse(self, view: View, also: Sequence[Action] = (), samples: int | None = None) -> list[Estimate]:
+        """The moves the master weighs at this decision — and ``also`` (a move played, to judge it) —
+        each played out over the same ``samples`` deals (:attr:`analysis_samples`): best first.
+
+        A decision it does not search (see :data:`SEARCHED`) or with one legal move gets that move alone,
+        with ``deals`` 0. Like :meth:`choose`, a function of the view and the seed alone."""
+        self.rng = random.Random(decision_seed(self.seed, view))
+        turn = read_turn(view)
+        if len(turn.legal) == 1 or turn.kind not in SEARCHED:
+            action = super().choose(view)
+            return [Estimate(action, 0.0, 0, self.rank(view, read_view(view), turn)[0].explanation)]
+        know = read_view(view)
+        ranked = self.rank(view, know, turn)
+        if turn.kind == "discard":
+            knocks = [s for s in ranked if s.action.get("type") == "knock"][:1]
+            discards = [s for s in ranked if s.action.get("type") == "discard"][: self.max_candidates]
+            big_gin = [s for s in ranked if s.action is turn.big_gin]
+            ranked = big_gin + knocks + discards
+        considered = [s.action for s in ranked]
+        ranked += [Scored(a, float("-inf"), "") for a in also if a not in considered]
+        candidates = [Candidate(s, []) for s in ranked]
+        self.play(view, know, candidates, samples or self.analysis_samples, Scoring.of(view, know))
+        candidates.sort(key=lambda c: -c.mean)
+        return [Estimate(c.scored.action, c.mean, len(c.points), c.scored.explanation) for c in candidates]
 
     def choose_draw(self, view: View, know: Knowledge, turn: Turn) -> Action:
         ranked = self.rank_draw(view, know, turn)
@@ -282,6 +337,8 @@ class MasterBot(ExpertBot):
         deal = Deal(list(sample.hands), list(sample.stock), list(sample.pile))
         kind = action.get("type")
         if kind == "knock":
+            if action.get("discard") is None:  # big gin: all eleven cards melded
+                return scoring.big_gin_bonus + min_deadwood(deal.hands[1])
             card = parse_card(action["discard"])
             hand10 = know.hand & ~(1 << card)
             return scoring.knock(hand10, min_deadwood(hand10), deal.hands[1])

@@ -18,10 +18,9 @@ from typing import Any
 import swagger_ui_bundle  # type: ignore[import-untyped]
 from flask import Flask, Response, send_from_directory
 
-from ginrummy.app import build
+from ginrummy.app import DEFAULT_REDIS_URL, connect
 from ginrummy.app.archiving import Drainer
-from ginrummy.app.config import Config, ConfigError
-from ginrummy.store import Database, GameStore, Lobby, make_client
+from ginrummy.app.config import Config
 
 from . import (
     accounts,
@@ -39,7 +38,6 @@ from . import (
 )
 from .errors import ProblemApi
 
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 # Swagger UI's own files are served by the app (from the swagger-ui-bundle wheel), so /docs works offline.
 SWAGGER_UI_URL = "/docs/static/"
 
@@ -73,27 +71,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config["GINRUMMY"] = settings
     known = {f.name for f in fields(Config)} | {Config.env_name(f.name) for f in fields(Config)}
     app.config.update({k: v for k, v in (config or {}).items() if k not in known})  # e.g. TESTING
-    redis_url = settings.redis_url or DEFAULT_REDIS_URL
-    client = make_client(redis_url)
-    store = GameStore(
-        client,
-        live_ttl=settings.live_ttl,
-        events_maxlen=settings.events_maxlen,
-        hands_kept=settings.hands_kept,
-        idempotency_ttl=settings.idempotency_ttl,
-    )
-    if not settings.database_url:
-        raise ConfigError(
-            "DATABASE_URL is not set: the service keeps players and finished games in PostgreSQL "
-            "(ginrummy-serve starts an embedded one when it is unset)"
-        )
-    # The pool opens in the background: the app starts (and plays) while PostgreSQL is down.
-    database = Database(settings.database_url)
-    services = build(settings, store, Lobby(client, settings.seek_ttl), database, offload.run)
+    services = connect(settings, offload.run)
     drainer = Drainer(services.archiving)
     # Closed before the interpreter tears down (a gunicorn worker exiting): the pool's workers are
     # joined while they still can be (under gevent, a greenlet being finalized cannot be waited for).
-    atexit.register(database.close)
+    atexit.register(services.database.close)
     atexit.register(drainer.stop)
     app.extensions["ginrummy"] = services
     # The archive's drainer runs in every process that serves (started by its first request, so that a
@@ -118,7 +100,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.add_url_rule("/docs/static/<path:filename>", "swagger_ui_static", _swagger_ui_file)
     observability.init_app(app)
     web.init_app(app, settings)
-    limits.init_app(app, settings, redis_url, client)
+    limits.init_app(app, settings, settings.redis_url or DEFAULT_REDIS_URL, services.store.client)
     return app
 
 

@@ -60,6 +60,7 @@ STATUS: dict[str, int] = {
     # games
     "seed_not_allowed": 422,
     "unknown_bot": 422,
+    "bots_unavailable": 503,
     "player_required": 422,
     "rated_needs_preset": 422,
     "waiting_for_opponent": 409,

@@ -167,10 +167,19 @@ class ClockIn(ma.Schema):
         metadata={"description": "Seconds per player for the whole match"},
     )
     increment = WholeNumber(
-        load_default=0,
         validate=validate.Range(min=0, max=600),
-        metadata={"description": "Seconds added per move"},
+        metadata={"description": "Seconds added per move (0 when left out)"},
     )
+
+    @ma.validates_schema
+    def _a_preset_is_whole(self, data: dict[str, Any], **kwargs: Any) -> None:
+        # A preset fixes every number (rapid: 600 s + 5 s a move): one given beside it would be ignored.
+        given = [name for name in ("per_move", "bank", "increment") if name in data]
+        if data.get("preset") and given:
+            raise ma.ValidationError(
+                f"a preset is a whole time control: give the preset or {', '.join(given)}, not both",
+                field_name="preset",
+            )
 
 
 RATED_DOC = (
@@ -680,6 +689,13 @@ class HintOut(Out):
     action = fields.Dict()
     explanation = fields.String()
     alternatives = fields.List(fields.Dict())
+    by = fields.String(
+        validate=validate.OneOf(["master", "expert"]),
+        metadata={
+            "description": "whose advice: the master's (its search, in a bot worker) or, when no bot worker "
+            "answers, the expert's"
+        },
+    )
 
 
 class AnalyzeIn(ma.Schema):
