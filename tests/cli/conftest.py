@@ -9,6 +9,7 @@ go gin when offered, otherwise discard the highest deadwood card.
 from __future__ import annotations
 
 import codecs
+import json
 import os
 import pty
 import re
@@ -16,6 +17,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import IO
 
@@ -270,6 +272,32 @@ def highest_deadwood(output: str) -> str:
     return max(cards, key=lambda c: (RANK_VALUES[c[0]], c))
 
 
+def first_at_prompt(*gins: GinProcess, timeout: float = 15.0) -> GinProcess:
+    """The first of ``gins`` to ask for a move (the others wait for it)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for gin in gins:
+            if gin.at_prompt():
+                return gin
+        time.sleep(0.02)
+    raise AssertionError("nobody was asked for a move: " + " | ".join(g.output[-500:] for g in gins))
+
+
+def resign_whoever_moves(*gins: GinProcess) -> GinProcess:
+    """The first of ``gins`` asked for a move resigns the match, and says yes when asked; every one is
+    told, says no to a rematch and exits 0. Returns the one who resigned."""
+    mover = first_at_prompt(*gins)
+    mover.wait_prompt()
+    mover.send("resign")
+    mover.wait_prompt()
+    mover.send("y")
+    for gin in gins:
+        gin.wait_for(r"resigned: .*\n(.*\n)*Play a rematch\? \[y/N\] $")
+        gin.send("n")
+        assert gin.wait() == 0, gin.errors
+    return mover
+
+
 def play_to_end(gin: GinProcess, *, max_steps: int = 2000) -> int:
     """Answer every prompt with the scripted strategy until gin exits; returns its exit status."""
     for _ in range(max_steps):
@@ -322,3 +350,22 @@ def run_once(args: list[str], env: dict[str, str], stdin: str = "") -> subproces
     return subprocess.run(
         [GIN, *args], input=stdin, capture_output=True, text=True, env=env, timeout=STEP_TIMEOUT, check=False
     )
+
+
+PASSWORD = "correct horse battery"
+"""The password of the accounts the stories sign up."""
+
+
+def signup(home: Path, server: str, name: str) -> str:
+    """``gin signup NAME`` on the machine whose config directory is ``home``, the password on stdin; the
+    session token gin kept."""
+    done = run_once(["signup", name], gin_env(home, server), stdin=PASSWORD + "\n")
+    assert done.returncode == 0, done.stderr
+    assert f"Signed up as {name} on {server}, and signed in" in done.stdout
+    return kept_session(home, server)
+
+
+def kept_session(home: Path, server: str) -> str:
+    entry = json.loads((home / "gin" / "players.json").read_text())["players"][server]
+    assert entry["kind"] == "session" and entry["token"].startswith("gin_s_")
+    return str(entry["token"])

@@ -15,9 +15,8 @@ from ginrummy_client import BadCredentials, Client, Game, UnknownPlayer
 
 from tests.finished import unique
 
-from .conftest import GinProcess, TerminalGin, gin_env, run_once
+from .conftest import PASSWORD, GinProcess, TerminalGin, gin_env, kept_session, run_once, signup
 
-PASSWORD = "correct horse battery"
 NEW_PASSWORD = "staple battery horse correct"
 
 
@@ -26,25 +25,11 @@ def gin(home: Path, server: str, *args: str, stdin: str = "", **env: str):  # ty
     return run_once(list(args), {**gin_env(home, server), **env}, stdin=stdin)
 
 
-def signup(home: Path, server: str, name: str) -> str:
-    """``gin signup NAME``, the password on stdin; the session token gin kept."""
-    done = gin(home, server, "signup", name, stdin=PASSWORD + "\n")
-    assert done.returncode == 0, done.stderr
-    assert f"Signed up as {name} on {server}, and signed in" in done.stdout
-    return kept_session(home, server)
-
-
 def login(home: Path, server: str, name: str, password: str = PASSWORD) -> str:
     done = gin(home, server, "login", name, stdin=password + "\n")
     assert done.returncode == 0, done.stderr
     assert f"Signed in as {name} on {server}" in done.stdout
     return kept_session(home, server)
-
-
-def kept_session(home: Path, server: str) -> str:
-    entry = json.loads((home / "gin" / "players.json").read_text())["players"][server]
-    assert entry["kind"] == "session" and entry["token"].startswith("gin_s_")
-    return str(entry["token"])
 
 
 def nowhere(secret: str, *places: Path | str) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ginrummy_client import Client
 
-from .conftest import GinProcess, gin_env, run_once, scripted_reply
+from .conftest import GinProcess, first_at_prompt, gin_env, resign_whoever_moves, run_once, scripted_reply
 
 
 def unique(prefix: str) -> str:
@@ -119,15 +119,7 @@ def test_two_gins_quick_matched_play_resign_and_see_it_in_their_profiles(
     bob.send("y")
     rematch = bob.wait_for(r"Rematch: game (\S+) started\.").group(1)
     assert ann.wait_for(r"Rematch: game (\S+) started\.").group(1) == rematch
-    mover = first_at_prompt(ann, bob)  # whoever is to move first resigns this one at once
-    mover.wait_prompt()
-    mover.send("resign")
-    mover.wait_prompt()
-    mover.send("y")
-    for gin in (ann, bob):
-        gin.wait_for(r"resigned: .*\n(.*\n)*Play a rematch\? \[y/N\] $")
-        gin.send("n")
-        assert gin.wait() == 0, gin.errors
+    resign_whoever_moves(ann, bob)  # whoever is to move first resigns this one at once
     assert "Clock: You " in ann.output  # a clocked game shows both banks
 
     profile = run_once(["profile"], gin_env(homes["ann"], live_service))
@@ -345,17 +337,6 @@ def test_on_a_terminal_the_clocks_tick_and_a_flag_fall_ends_the_game_untouched(
         gin.wait_for(r"Play a rematch\? \[y/N\] ")
         gin.send("n")
         assert gin.wait() == 0
-
-
-def first_at_prompt(*gins: GinProcess, timeout: float = 15.0) -> GinProcess:
-    """The first of ``gins`` to ask for a move (the others wait for it)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for gin in gins:
-            if gin.at_prompt():
-                return gin
-        time.sleep(0.02)
-    raise AssertionError("nobody was asked for a move: " + " | ".join(g.output[-500:] for g in gins))
 
 
 def test_between_hands_a_deal_by_the_opponent_starts_the_clock_of_a_player_who_waits_at_the_prompt(

@@ -6,18 +6,21 @@ import argparse
 import ast
 import io
 import os
+import re
 import stat
 from pathlib import Path
 
 import gin_cli
 import pytest
 from gin_cli.cards import normalize_card
+from gin_cli.challenges import DECLINE_WORDS, not_accepted
 from gin_cli.commands import InputError, parse_line
 from gin_cli.main import main, rule_options
 from gin_cli.people import parse_clock
 from gin_cli.replay import Keys, Replay, step_through
 from gin_cli.saved import PLAYER, SESSION, Login, Logins, SavedGame, SavedGames
 from gin_cli.screen import Screen
+from ginrummy_client import DECLINE_REASONS
 
 VIEW = {
     "legal_actions": [
@@ -123,12 +126,30 @@ def test_the_docstring_examples_run() -> None:
     import importlib
 
     for name in (
-        "accounts", "cards", "commands", "main", "people", "play", "records", "replay", "screen", "watch",
-        "words",
+        "accounts", "challenges", "cards", "commands", "main", "people", "play", "records", "replay",
+        "screen", "watch", "words",
     ):  # fmt: skip
         module = importlib.import_module(f"gin_cli.{name}")
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, name
+
+
+def test_every_decline_reason_of_the_api_has_words_and_is_listed_in_the_help(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert set(DECLINE_WORDS) == set(DECLINE_REASONS)  # the SDK's copy of the service's list
+    with pytest.raises(SystemExit) as exit_info:
+        main(["challenges", "decline", "--help"])
+    assert exit_info.value.code == 0
+    shown = capsys.readouterr().out
+    for reason, (meaning, _) in DECLINE_WORDS.items():
+        assert re.search(rf"^  {reason} +{re.escape(meaning)}$", shown, re.M), reason
+    for reason in DECLINE_REASONS:
+        said = not_accepted({"status": "declined", "decline_reason": reason, "opponent": {"name": "Bob"}})
+        assert said.startswith("Bob declined your challenge") and "_" not in said
+    with pytest.raises(SystemExit) as exit_info:
+        main(["challenges", "decline", "c1", "--reason", "bored"])
+    assert exit_info.value.code == 2 and "invalid choice: 'bored'" in capsys.readouterr().err
 
 
 def test_logins_are_kept_per_server_and_owner_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -162,6 +162,36 @@ def test_the_account_stream_starts_with_the_present_and_resumes_after_its_last_i
     assert resumed.feed.last_id == events[-1]["id"]
 
 
+def test_a_page_of_the_account_stream_is_a_mark_after_which_nothing_is_missed(
+    people: tuple[Client, Client, str],
+) -> None:
+    person, bot, name = people
+    mark = person.account_events()  # afresh: the present (nothing in play, nothing received) and a mark
+    assert mark["events"] == [] and mark["last_id"]
+    sent = person.challenge(name)
+    present = bot.account_events()["events"]  # the challenged: the challenge received, in the present
+    assert [(e["type"], e["challenge"]["id"]) for e in present] == [("challenge", sent.id)]
+    bot.decline_challenge(sent.id, "later")  # answered before the challenger looks: still after the mark
+    page = person.account_events(since=mark["last_id"])
+    assert [(e["type"], e["challenge"]["id"]) for e in page["events"]] == [
+        ("challenge", sent.id),
+        ("challengeDeclined", sent.id),
+    ]
+    assert page["events"][1]["challenge"]["decline_reason"] == "later"
+    assert page["last_id"] == page["events"][-1]["id"] != mark["last_id"]
+    # Nothing new: a short long poll answers an empty page that keeps the mark.
+    quiet = person.account_events(since=page["last_id"], wait=0.5)
+    assert quiet == {"events": [], "last_id": page["last_id"]}
+    # A long poll answers with what comes while it waits (or came just before it asked).
+    later: list[str] = []
+    sender = threading.Thread(target=lambda: later.append(person.challenge(name).id))
+    sender.start()
+    waited = person.account_events(since=page["last_id"], wait=30)
+    sender.join()
+    assert [(e["type"], e["challenge"]["id"]) for e in waited["events"]] == [("challenge", later[0])]
+    person.cancel_challenge(later[0])
+
+
 def test_the_account_stream_rides_out_dropped_connections(
     people: tuple[Client, Client, str], live_service: str, proxy: Proxy
 ) -> None:

@@ -14,6 +14,8 @@ Exit statuses (also in ``gin --help`` and docs/cli.md):
 5     the player left an unfinished game (quit, end of input); ``gin resume`` continues it
 6     nothing to resume (no saved game, or the saved game no longer exists); for ``resign``, ``abort``,
       ``rematch`` and ``replay``: no such saved game
+7     ``gin challenge``: the challenge was not accepted — declined (the reason is printed), expired
+      unanswered, or withdrawn from elsewhere
 130   interrupted with Ctrl-C; an unfinished game can be resumed
 ====  ===============================================================================
 """
@@ -34,7 +36,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ginrummy_client import (
+    DECLINE_REASONS,
     ApiError,
+    Challenge,
+    ChallengeClosed,
     Client,
     ConnectionFailed,
     Game,
@@ -48,9 +53,10 @@ from ginrummy_client import (
 
 from . import __version__
 from .accounts import AccountCommands, render_live_games
+from .challenges import not_accepted, reasons_help, render_challenges, terms, until, wait_for_answer
 from .commands import InputError, parse_line
 from .errors import UsageError
-from .people import parse_clock, render_leaderboard, render_lobby, render_profile
+from .people import parse_clock, rating_words, render_leaderboard, render_lobby, render_profile
 from .play import EXIT_OK, GameSession, plain, start_rematch
 from .records import parse_when, render_games
 from .replay import Keys, Replay, print_replay, step_through
@@ -72,6 +78,7 @@ EXIT_USAGE = 2
 EXIT_UNREACHABLE = 3
 EXIT_REFUSED = 4
 EXIT_NOTHING_TO_RESUME = 6
+EXIT_NOT_ACCEPTED = 7
 EXIT_INTERRUPTED = 130
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
@@ -79,7 +86,8 @@ DEFAULT_SERVER = "http://127.0.0.1:8000"
 EPILOG = """\
 exit status: 0 done · 2 bad command line · 3 service unreachable ·
 4 request refused by the service · 5 left an unfinished game (gin resume) ·
-6 nothing to resume · 130 interrupted (Ctrl-C)
+6 nothing to resume · 7 challenge declined, expired or withdrawn ·
+130 interrupted (Ctrl-C)
 
 environment: GIN_SERVER (default http://127.0.0.1:8000), GIN_TOKEN (an API token
 to act with instead of the saved session, e.g. in CI), NO_COLOR, XDG_CONFIG_HOME
@@ -170,6 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
         "the one finished last",
     )
     account_commands(commands, common)
+    challenge_commands(commands, common, rules_options)
     seek = commands.add_parser(
         "seek", parents=[common], help="quick match: play the next player who seeks the same game"
     )
@@ -269,13 +278,68 @@ def account_commands(commands: Any, common: argparse.ArgumentParser) -> None:
     revoke.add_argument("token_id", metavar="ID", help="the token's id, as gin token list shows it")
 
 
+CHALLENGE_HELP = """\
+Challenge a player, a bot account or a house bot (bot-expert: gin bots lists
+them) to a game under these rules. A house bot accepts at once, and the game is
+played here as gin play plays it. A person is told on their account stream (gin
+challenges lists it for them); gin waits for the answer: accepted, the game is
+played here (quit leaves; gin resume comes back), declined or expired, gin says
+why and exits 7. Ctrl-C withdraws the challenge (exit 130).
+
+Signed in (gin login), the challenge and the game are the account's; without an
+account anyone may challenge under a --name, casual only."""
+
+CHALLENGES_HELP = """\
+Without ACTION: your account's open challenges, received (to you) and sent (from
+you), with the rules, the clock, rated or casual, when each was sent and when it
+expires. accept ID plays the game here (you are the second seat), decline ID
+tells the challenger why (--reason), cancel ID withdraws one you sent."""
+
+
+def challenge_commands(
+    commands: Any, common: argparse.ArgumentParser, rules_options: Callable[[argparse.ArgumentParser], None]
+) -> None:
+    """``gin challenge NAME`` and ``gin challenges [accept|decline|cancel ID]``."""
+    challenge = commands.add_parser(
+        "challenge", parents=[common], description=CHALLENGE_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        help="challenge a player or a house bot (bot-expert) to a game; play it once accepted",
+    )  # fmt: skip
+    challenge.add_argument(
+        "opponent", metavar="NAME", help="whom: a player (any case), a bot account, or bot-NAME (a house bot)"
+    )
+    rules_options(challenge)
+    challenge.add_argument("--name", help="your name at the table when not signed in (else: your account's)")
+    challenges = commands.add_parser(
+        "challenges", parents=[common], description=CHALLENGES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        help="your open challenges, received and sent; accept, decline or cancel one",
+    )  # fmt: skip
+    actions = challenges.add_subparsers(dest="challenge_command", metavar="ACTION")
+    which = "the challenge's id, as gin challenges lists it"
+    accept = actions.add_parser("accept", parents=[common], help="accept a challenge to you; play the game")
+    accept.add_argument("challenge_id", metavar="ID", help=which)
+    decline = actions.add_parser(
+        "decline", parents=[common], epilog=reasons_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        help="decline a challenge to you: the challenger is told why",
+    )  # fmt: skip
+    decline.add_argument("challenge_id", metavar="ID", help=which)
+    decline.add_argument(
+        "--reason", choices=DECLINE_REASONS, default="generic", metavar="REASON",
+        help="why, as the challenger is told: one of the reasons below (default generic)",
+    )  # fmt: skip
+    cancel = actions.add_parser("cancel", parents=[common], help="withdraw a challenge you sent")
+    cancel.add_argument("challenge_id", metavar="ID", help=which)
+
+
 GAME_ID_ARG = re.compile(r"-[A-Za-z0-9_-]{7,63}(:[A-Za-z0-9_-]+)?")
 """A game id or invitation that begins with a dash (base64url text may): not an option."""
 
 VALUE_OPTIONS = {
     "--server", "--rules", "--option", "-o", "--name", "--seed", "--bot", "--game",
     "--clock", "--min-rating", "--max-rating", "--family", "--limit",
-    "--since", "--until", "--opponent", "--result", "--scope", "--session",
+    "--since", "--until", "--opponent", "--result", "--scope", "--session", "--reason",
 }  # fmt: skip
 
 
@@ -287,6 +351,8 @@ def protect_ids(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
 
     >>> protect_ids(build_parser(), ["join", "-i0PJ9CuEnqcqteCHIrA:B8Pmy", "--name", "-x"])
     ['join', ' -i0PJ9CuEnqcqteCHIrA:B8Pmy', '--name', '-x']
+    >>> protect_ids(build_parser(), ["challenges", "decline", "-k2Qb1xZ9aTrE0wq5", "--reason", "later"])
+    ['challenges', 'decline', ' -k2Qb1xZ9aTrE0wq5', '--reason', 'later']
     """
     known = _option_strings(parser)
     protected: list[str] = []
@@ -313,11 +379,24 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+@contextlib.contextmanager
+def _leaving_withdraws() -> Iterator[None]:
+    """While a seek or a challenge waits for an opponent: a closed terminal (SIGHUP) or a kill (SIGTERM)
+    withdraws it as Ctrl-C does — one left behind would pair the next seeker with nobody, or start a
+    game nobody plays. Entered before the waiting line is shown."""
+    leaving = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for sig, handler in leaving.items():
+            signal.signal(sig, handler)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run ``gin``; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(protect_ids(parser, sys.argv[1:] if argv is None else list(argv)))
-    for name in ("game_id", "invitation", "seek_id", "name"):
+    for name in ("game_id", "invitation", "seek_id", "challenge_id", "opponent", "name"):
         if isinstance(getattr(args, name, None), str):
             setattr(args, name, getattr(args, name).strip())
     json_mode = bool(getattr(args, "json", False))
@@ -404,6 +483,8 @@ LOOK_UP = {
     "account_exists": "gin login NAME, if the account is yours; else choose another name",
     "session_required": "this needs a signed-in session (gin login NAME): an API token cannot do it",
     "session_expired": "gin login NAME signs in again",
+    "player_not_found": "names ignore case; a house bot is bot-NAME (gin bots lists them)",
+    "challenge_not_found": "gin challenges lists your open challenges",
 }
 """Where a player finds the right name when the service refuses one (its detail speaks of HTTP paths)."""
 
@@ -906,14 +987,8 @@ class _Runner:
 
     def _wait_for_opponent(self, seek: Seek) -> Game | None:
         """Wait in the lobby until someone takes the seek; Ctrl-C withdraws it."""
-        # A closed terminal (SIGHUP) or a kill (SIGTERM) withdraws the seek as Ctrl-C does: a seek left
-        # behind would pair the next seeker with nobody. Set before the waiting line is shown.
-        leaving = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGTERM, signal.SIGHUP)}
-        try:
+        with _leaving_withdraws():
             return self._wait_in_lobby(seek)
-        finally:
-            for sig, handler in leaving.items():
-                signal.signal(sig, handler)
 
     def _wait_in_lobby(self, seek: Seek) -> Game | None:
         try:  # from the first line shown: an interrupt right after it still withdraws the seek
@@ -939,11 +1014,104 @@ class _Runner:
         return self._matched(self.client.accept_seek(self.args.seek_id))
 
     def _matched(self, game: Game) -> int:
-        names = player_names(plain(game.view))
-        opponent = names[1 - (game.seat or 0)]
+        """Play a game someone else started with us, or we with them (a seek taken, a challenge
+        accepted); ``game`` holds its full view."""
+        view = plain(game.view)
+        seat = game.seat or 0
+        opponent = player_names(view)[1 - seat]
+        players = view.get("players") or []
+        bot = str(players[1 - seat].get("bot") or "") if len(players) == 2 else ""
         said = f"Playing {opponent}: game {game.game_id} (quit leaves; gin resume comes back)."
-        self._take_seat(game, "matched", said)
+        self._take_seat(game, "matched", said, opponent=bot)
         return self._play(game, fetch=False)
+
+    # --- challenges ----------------------------------------------------------------------------------
+
+    def cmd_challenge(self) -> int:
+        options = rule_options(self.args.option)
+        rules = {"preset": self.args.rules.strip().lower(), **({"options": options} if options else {})}
+        # Signed in, the answer comes on the account stream: its mark, taken before the challenge is
+        # sent, so that no answer can come before gin waits for it.
+        mark = self.client.account_events()["last_id"] if self.login is not None else None
+        made = self.client.challenge(
+            self.args.opponent,
+            rules=rules,
+            clock=self.args.clock,
+            rated=self.args.rated,
+            name=self.args.name or None,
+        )
+        game_id = made.game_id or self._wait_for_answer(made, mark)  # a house bot's game is made at once
+        if game_id is None:
+            return EXIT_NOT_ACCEPTED
+        # The challenge's token is the challenger's seat token: saved with the game (gin resume).
+        return self._matched(self.client.game(game_id, made.token))
+
+    def _wait_for_answer(self, made: Challenge, mark: str | None) -> str | None:
+        """Wait for the answer to a challenge sent to a person; Ctrl-C (or a closed terminal) withdraws
+        it. The game's id once accepted; None, and why said, when declined, expired or withdrawn."""
+        info = made.info
+        who = str((info.get("opponent") or {}).get("name") or self.args.opponent)
+        with _leaving_withdraws():
+            try:  # from the first line shown: an interrupt right after it still withdraws the challenge
+                if self.json_mode:
+                    print(json.dumps({"type": "challenged", "challenge": info}), flush=True)
+                else:
+                    left = until(info.get("expires"))
+                    expires = f"; it expires in {left}" if left not in ("", "now") else ""
+                    self.screen.line(f"Challenge {made.id} sent to {who} ({terms(info)}){expires}.")
+                    waiting = f"Waiting for {who} to answer… (Ctrl-C withdraws the challenge)"
+                    self.screen.line((waiting, "dim"))
+                info = wait_for_answer(self.client, made, mark)
+            except KeyboardInterrupt:
+                self._withdraw(made, who)
+                raise
+        if info.get("status") == "accepted" and info.get("game_id"):
+            return str(info["game_id"])
+        if self.json_mode:
+            print(json.dumps({"type": info.get("status"), "challenge": info}), flush=True)
+        else:
+            self.screen.error(not_accepted(info))
+        return None
+
+    def _withdraw(self, made: Challenge, who: str) -> None:
+        """Cancel a challenge the player no longer waits for, and say so; should it have been accepted
+        at that very moment, the game is saved (``gin resume`` plays it)."""
+        try:
+            self.client.cancel_challenge(made.id, token=made.token)
+        except ChallengeClosed:
+            info = self.client.challenge_status(made.id, token=made.token)
+            game_id = info.get("game_id")
+            if info.get("status") != "accepted" or not game_id:
+                self.screen.error(not_accepted(info))
+                return
+            game = self.client.game(game_id, made.token)
+            self._take_seat(game, "matched", f"{who} accepted the challenge as you left: game {game_id}.")
+        else:
+            self.screen.error(f"your challenge to {who} is withdrawn")
+
+    def cmd_challenges(self) -> int:
+        self._need_login("gin challenges")
+        action = self.args.challenge_command
+        if action == "accept":
+            return self._matched(self.client.accept_challenge(self.args.challenge_id))
+        if action == "decline":
+            reason = self.args.reason
+            info = plain(self.client.decline_challenge(self.args.challenge_id, reason))
+            who = (info.get("challenger") or {}).get("name") or "the challenger"
+            said = f"Challenge {info.get('id')} from {who} declined ({reason}): {who} is told."
+        elif action == "cancel":
+            info = plain(self.client.cancel_challenge(self.args.challenge_id))
+            who = (info.get("opponent") or {}).get("name") or "the opponent"
+            said = f"Challenge {info.get('id')} to {who} withdrawn: {who} is told."
+        else:
+            me = self._my_name() or "?"
+            listing = plain(self.client.challenges())
+            return self._present(listing, lambda screen, data: render_challenges(screen, me, data))
+        if self.json_mode:
+            self.output(info)
+        else:
+            self.screen.line(said)
+        return EXIT_OK
 
     def cmd_profile(self) -> int:
         name = self.args.name or self._my_name()
@@ -1161,7 +1329,7 @@ class _Runner:
             self.output(bots)
             return EXIT_OK
         entries = bots.get("bots", bots) if isinstance(bots, dict) else bots
-        self.screen.rule("Bots (gin play --bot NAME)")
+        self.screen.rule("Bots (gin play --bot NAME · gin challenge bot-NAME)")
         for bot in entries or []:
             if isinstance(bot, dict):
                 level = f" (level {bot['level']})" if bot.get("level") is not None else ""
@@ -1169,6 +1337,13 @@ class _Runner:
                 self.screen.para(str(bot.get("description", "")), first="      ", indent=6)
             else:
                 self.screen.line(f"  {bot}")
+        accounts = bots.get("accounts") if isinstance(bots, dict) else None
+        if accounts:  # the bot accounts whose program is running now: they answer challenges
+            self.screen.rule("Bot accounts online (gin challenge NAME)")
+            for account in accounts:
+                ratings = account.get("ratings") or {}
+                rated = " · ".join(f"{family} {rating_words(r)}" for family, r in ratings.items())
+                self.screen.line((f"  {account.get('name', '?')}", "bold"), f"  {rated or 'unrated'}")
         return EXIT_OK
 
 

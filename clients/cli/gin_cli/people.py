@@ -79,14 +79,23 @@ def ago(when: Any, now: float | None = None) -> str:
     """
     if not isinstance(when, int | float):
         return ""
-    seconds = max(0, int((time.time() if now is None else now) - when))
-    if seconds < 60:
-        return f"{seconds} s ago"
-    if seconds < 3600:
-        return f"{seconds // 60} min ago"
-    if seconds < 86400:
-        return f"{seconds // 3600} h ago"
-    return f"{seconds // 86400} d ago"
+    return span((time.time() if now is None else now) - when) + " ago"
+
+
+def span(seconds: float) -> str:
+    """A length of time, roughly, in its largest unit.
+
+    >>> span(59.9), span(600), span(7200), span(-5), span(200000)
+    ('59 s', '10 min', '2 h', '0 s', '2 d')
+    """
+    whole = max(0, int(seconds))
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min"
+    if whole < 86400:
+        return f"{whole // 3600} h"
+    return f"{whole // 86400} d"
 
 
 def rating_words(rating: Mapping[str, Any] | None) -> str:

@@ -19,6 +19,8 @@ True
 'You cannot discard now: the upcard is on offer — take it or pass.'
 >>> refusal("not_your_turn", "it is seat 1's move, not seat 0's", view={"seat": 0}, names=["You", "Bob"])
 "It is not your move: it is Bob's."
+>>> refusal("challenge_closed", "this challenge is expired", problem={"challenge_status": "expired"})
+'The challenge is no longer open: it expired unanswered.'
 """
 
 from __future__ import annotations
@@ -66,6 +68,14 @@ SENTENCES = {
     "join_conflict": "The game changed while you joined: try again.",
 }
 """Codes whose detail is worded for developers, as the player reads them."""
+
+CHALLENGE_CLOSED = {
+    "accepted": "it was accepted",
+    "declined": "it was declined",
+    "canceled": "the challenger withdrew it",
+    "expired": "it expired unanswered",
+}
+"""What became of a challenge no longer open (``challenge_closed``'s ``challenge_status``)."""
 
 
 def move_kind(action: Mapping[str, Any]) -> tuple[Any, Any]:
@@ -125,6 +135,9 @@ def refusal(
         return f"There is no bot {named[1]}." if named else "There is no such bot."
     if code == "validation_error":
         return _invalid(detail, (problem or {}).get("errors"))
+    if code == "challenge_closed":
+        status = (problem or {}).get("challenge_status")
+        return f"The challenge is no longer open: {CHALLENGE_CLOSED.get(str(status), 'it was answered')}."
     return sentence(_plain(detail))
 
 

@@ -26,6 +26,7 @@ from ._version import __version__
 from .account import (
     AccountEvent,
     AccountEventGame,
+    AccountEventsPage,
     AccountGame,
     AccountInfo,
     AccountStream,
@@ -154,6 +155,7 @@ from .transport import Requestor
 __all__ = [
     "AccountEvent",
     "AccountEventGame",
+    "AccountEventsPage",
     "AccountExists",
     "AccountGame",
     "AccountHasGames",

@@ -1,6 +1,7 @@
 """What the SDK reads of accounts: a signed-in :class:`Session`, the typed bodies of the account, its
 sessions, its API tokens and its games in play (``/v1/account``), and the account stream
-(:class:`AccountStream`, ``GET /v1/account/stream``): what happens to the account as it happens.
+(:class:`AccountStream`, ``GET /v1/account/stream``): what happens to the account as it happens — or,
+a page at a time, :class:`AccountEventsPage` (the same events, a long poll).
 
 >>> Session("Ann", "gin_s_secret", "12")
 Session(name='Ann', id='12')
@@ -112,6 +113,14 @@ class AccountEvent(TypedDict, total=False):
     type: str
     game: AccountEventGame
     challenge: ChallengeInfo
+
+
+class AccountEventsPage(TypedDict):
+    """The account stream as one page (``Accept: application/json``): its ``events`` and ``last_id``, the
+    id the next page or stream goes on from (``since=``) — also when there were no events."""
+
+    events: list[AccountEvent]
+    last_id: str
 
 
 PRESENT = frozenset({"gameStart", "challenge"})

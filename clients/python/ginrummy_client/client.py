@@ -27,6 +27,8 @@ from urllib.parse import quote
 import requests
 
 from .account import (
+    ACCOUNT_STREAM,
+    AccountEventsPage,
     AccountGame,
     AccountInfo,
     AccountStream,
@@ -394,6 +396,23 @@ class Client:
         ends one, the connection drops or the store is away, until you ``break`` or ``close()`` it
         (from any thread)."""
         return AccountStream(self.requestor, token=self.token, since=since, wait=wait)
+
+    def account_events(self, since: str | None = None, wait: float = 0.0) -> AccountEventsPage:
+        """The account stream's events as one page — a long poll, for a caller that would rather not
+        hold a stream open or read it on a thread: what came after the id ``since``, the service holding
+        the request up to ``wait`` seconds (at most its ``GIN_MAX_WAIT``) while nothing has; afresh
+        (``since`` None) the present, as :meth:`account_stream` starts with, at once. The page's
+        ``last_id`` is where the next one goes on from, whether events came or not: taken *before*
+        doing something whose answer comes on the stream (a challenge sent), it is a mark after which
+        nothing is missed, however quick the answer."""
+        reply = self.requestor.request(
+            "GET",
+            ACCOUNT_STREAM,
+            token=self.token,
+            params=given(since=since, wait=wait or None),
+            timeout=wait + self.timeout,
+        )
+        return cast(AccountEventsPage, reply.data)
 
     def account_games(self) -> list[AccountGame]:
         """The account's games in play, newest first; play one from here with :meth:`game`."""
