@@ -190,7 +190,8 @@ function drawSignedIn(ctx, panel, player, { confirmLogout = false } = {}) {
   const stats = h("span", { class: "player-stats", id: "player-stats" });
   const links = h("span", { class: "player-links" },
     h("a", { href: pageHref("games"), "data-action": "my-games" }, "My games"), " · ",
-    h("a", { href: pageHref("players", player.name), "data-action": "my-profile" }, "Profile"));
+    h("a", { href: pageHref("players", player.name), "data-action": "my-profile" }, "Profile"), " · ",
+    h("a", { href: pageHref("challenge"), "data-action": "to-challenge" }, "Challenge"));
   const row = h("div", { class: "player-row" },
     h("p", { class: "who-am-i" }, player.account ? "Signed in as " : "Logged in as ", h("b", { id: "player-me" }, player.name), " ", stats),
     links);
@@ -275,6 +276,16 @@ async function signOut(ctx, player, button) {
   ctx.onChange();
 }
 
+/** After a refusal: when it says the session kept here has ended (401), forget it, say so and draw the
+ * page again (signed out). True when it was that. */
+export function sessionEnded(ctx, player, err) {
+  if (!signedOutBy(err) || !player.account) return false;
+  storage.forgetSession(ctx.server);
+  ctx.showError(accountProblem(err, ctx.explain));
+  ctx.onChange();
+  return true;
+}
+
 async function logout(ctx) {
   await ctx.withdrawSeek?.();
   storage.forgetPlayer(ctx.server);
@@ -300,12 +311,7 @@ export function gamesInPlay(ctx, player, signal) {
       games = (await ctx.api.accountGames(player.token, signal)).games || [];
     } catch (err) {
       if (signal.aborted || err.name === "AbortError") return;
-      if (signedOutBy(err) && player.account) {
-        storage.forgetSession(ctx.server);
-        ctx.showError(accountProblem(err, ctx.explain));
-        ctx.onChange();
-        return;
-      }
+      if (sessionEnded(ctx, player, err)) return;
       note.textContent = "Your games in play cannot be read just now.";
       return;
     }

@@ -236,6 +236,40 @@ export class Api {
     return (await this.request("GET", "/v1/account/games?status=live", { token: sessionToken, signal })).data;
   }
 
+  // --- challenges and the account stream --------------------------------------------------------------------
+  /** Challenge a player or a house bot ("bot-expert"): {challenge, token}. A house bot accepts at once
+   * (challenge.status "accepted", its game_id; `token` is the seat's token). Not resent after a lost answer:
+   * a second POST is a second challenge. */
+  async challenge(body, playerToken) {
+    return (await this.request("POST", "/v1/challenges", { body, token: playerToken })).data;
+  }
+  /** The caller's open challenges: {in: received, out: sent}. */
+  async challenges(playerToken, signal) {
+    return (await this.request("GET", "/v1/challenges", { token: playerToken, signal })).data;
+  }
+  /** One challenge, to one of its sides: open, accepted (game_id), declined (decline_reason), canceled, expired. */
+  async challengeStatus(challengeId, playerToken, signal) {
+    return (await this.request("GET", `/v1/challenges/${encodeURIComponent(challengeId)}`, { token: playerToken, signal })).data;
+  }
+  /** Accept a challenge received: the game starts ({game_id, seat: 1, token, view, challenge}). */
+  async acceptChallenge(challengeId, playerToken) {
+    return (await this.request("POST", `/v1/challenges/${encodeURIComponent(challengeId)}/accept`, { token: playerToken })).data;
+  }
+  async declineChallenge(challengeId, reason, playerToken) {
+    return (await this.request("POST", `/v1/challenges/${encodeURIComponent(challengeId)}/decline`, { token: playerToken, body: { reason } })).data;
+  }
+  async cancelChallenge(challengeId, playerToken) {
+    return (await this.request("POST", `/v1/challenges/${encodeURIComponent(challengeId)}/cancel`, { token: playerToken })).data;
+  }
+  /** One page of the account stream (Accept: application/json): {events, last_id}. Without `since`, the
+   * present (a gameStart per game in play, a challenge per open challenge received); with it, what came
+   * after that id, waiting up to `wait` seconds while nothing has (a long poll). */
+  async accountEvents(playerToken, since, wait, signal) {
+    const params = new URLSearchParams({ wait: String(wait) });
+    if (since) params.set("since", since);
+    return (await this.request("GET", `/v1/account/stream?${params}`, { token: playerToken, signal })).data;
+  }
+
   // --- the archive ---------------------------------------------------------------------------------------
   /** A page of a player's finished games, newest first: {games, next}. `query`: cursor, limit and the
    * filters (result, rated, family, opponent, since, until). */

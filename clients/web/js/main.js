@@ -9,12 +9,16 @@
 //   /play/#/players/<name>[/games]           a player's profile with its rating graphs, or its games
 //   /play/#/replay/<game id>[?as=<name>&hand=<n>&move=<k>]   a finished match, step by step (replay.js)
 //   /play/#/watch[/<game id>]                the public games in play; one of them, live (watch.js)
+//   /play/#/challenge[/<name>]               challenge a player or a house bot (challenge.js)
 //   ?server=http://host:port                 talk to that service (remembered), e.g. from a static host
-// The start page's account is in account.js; its lobby and quick match in lobby.js.
+// The start page's account is in account.js; its lobby and quick match in lobby.js. The challenges of the
+// player signed in, received and sent, are in a box at the top of every page (challenges.js).
 
 import { accountPanels } from "./account.js";
 import { Api, ApiError, NetworkError } from "./api.js";
 import { cardInline } from "./cards.js";
+import { challengePage } from "./challenge.js";
+import { ChallengeBox } from "./challenges.js";
 import { add, clear, h } from "./dom.js";
 import { GameController } from "./game.js";
 import { clockWords, peoplePanels } from "./lobby.js";
@@ -172,6 +176,10 @@ const pages = {
   onChange: () => ui.reload(),
 };
 
+// The player's challenges, on every page (it follows whoever is signed in: route() tells it).
+const challengeBox = new ChallengeBox({ ...pages, root: document.getElementById("challenges"), announce });
+pages.challenges = challengeBox;
+
 // --- routing -------------------------------------------------------------------------------------------------
 let routed = null;
 
@@ -180,6 +188,7 @@ function route() {
   routed = location.href;
   current?.stop();
   current = null;
+  challengeBox.follow(storage.loadPlayer(server));
   if (location.hash.startsWith("#/")) {
     showPage(location.hash.slice(2));
     return;
@@ -229,6 +238,10 @@ function showPage(path) {
         current = watchList(pages);
         document.title = "Gin Rummy — watch";
       }
+      return;
+    case "challenge":
+      current = challengePage(pages, parts[1] || "");
+      document.title = "Gin Rummy — challenge";
       return;
     case "account":
       showLobby(); // the account panel is on the start page
