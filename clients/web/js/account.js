@@ -191,7 +191,8 @@ function drawSignedIn(ctx, panel, player, { confirmLogout = false } = {}) {
   const links = h("span", { class: "player-links" },
     h("a", { href: pageHref("games"), "data-action": "my-games" }, "My games"), " · ",
     h("a", { href: pageHref("players", player.name), "data-action": "my-profile" }, "Profile"), " · ",
-    h("a", { href: pageHref("challenge"), "data-action": "to-challenge" }, "Challenge"));
+    h("a", { href: pageHref("challenge"), "data-action": "to-challenge" }, "Challenge"),
+    player.account ? [" · ", h("a", { href: pageHref("security"), "data-action": "to-security" }, "Security")] : null);
   const row = h("div", { class: "player-row" },
     h("p", { class: "who-am-i" }, player.account ? "Signed in as " : "Logged in as ", h("b", { id: "player-me" }, player.name), " ", stats),
     links);
@@ -261,18 +262,19 @@ function addPassword(ctx, player) {
   return h("details", { class: "name-only" }, h("summary", {}, "Add a password: play as this name on any device"), form);
 }
 
-async function signOut(ctx, player, button) {
+/** Sign out: this session ends (`everywhere`: every session of the account), this browser forgets it. */
+export async function signOut(ctx, player, button, { everywhere = false } = {}) {
   button.disabled = true;
   await ctx.withdrawSeek?.();
   try {
-    await ctx.api.signOut(player.token);
+    await (everywhere ? ctx.api.signOutEverywhere(player.token) : ctx.api.signOut(player.token));
   } catch (err) {
     // Ended already (expired, or signed out elsewhere): this browser forgets it all the same. Any other
     // refusal (the service unreachable) too: the token leaves this browser, and it expires unused.
     if (!signedOutBy(err)) console.warn("sign-out not confirmed by the service:", err);
   }
   storage.forgetSession(ctx.server);
-  ctx.notice("Signed out.");
+  ctx.notice(everywhere ? "Signed out everywhere." : "Signed out.");
   ctx.onChange();
 }
 

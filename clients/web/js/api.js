@@ -236,6 +236,36 @@ export class Api {
     return (await this.request("GET", "/v1/account/games?status=live", { token: sessionToken, signal })).data;
   }
 
+  // --- account security (a session's token only: an API token may not manage them) --------------------------
+  /** The account's signed-in sessions, newest first: {sessions: [{id, created, last_used, expires, user_agent,
+   * address, current}]} (never their tokens). */
+  async sessions(sessionToken) {
+    return (await this.request("GET", "/v1/account/sessions", { token: sessionToken })).data;
+  }
+  /** End one session by its id ("current": this one): {signed_out}. */
+  async endSession(sessionToken, sessionId) {
+    return (await this.request("DELETE", `/v1/account/sessions/${encodeURIComponent(sessionId)}`, { token: sessionToken })).data;
+  }
+  /** Sign out everywhere: every session of the account ends, this one too: {signed_out}. */
+  async signOutEverywhere(sessionToken) {
+    return (await this.request("DELETE", "/v1/account/sessions", { token: sessionToken })).data;
+  }
+  /** A new password (given the current one); every other session ends: {signed_out}. */
+  async changePassword(sessionToken, current, next) {
+    return (await this.request("POST", "/v1/account/password", { token: sessionToken, body: { current, new: next } })).data;
+  }
+  /** The personal API tokens: {tokens: [{id, description, scopes, created, last_used}]} (never the tokens). */
+  async apiTokens(sessionToken) {
+    return (await this.request("GET", "/v1/account/tokens", { token: sessionToken })).data;
+  }
+  /** A new personal API token: {id, description, scopes, created, token} — the token shown this once. */
+  async createApiToken(sessionToken, description, scopes) {
+    return (await this.request("POST", "/v1/account/tokens", { token: sessionToken, body: { description, scopes } })).data;
+  }
+  async revokeApiToken(sessionToken, tokenId) {
+    return (await this.request("DELETE", `/v1/account/tokens/${encodeURIComponent(tokenId)}`, { token: sessionToken })).data;
+  }
+
   // --- challenges and the account stream --------------------------------------------------------------------
   /** Challenge a player or a house bot ("bot-expert"): {challenge, token}. A house bot accepts at once
    * (challenge.status "accepted", its game_id; `token` is the seat's token). Not resent after a lost answer:

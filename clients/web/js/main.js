@@ -10,6 +10,7 @@
 //   /play/#/replay/<game id>[?as=<name>&hand=<n>&move=<k>]   a finished match, step by step (replay.js)
 //   /play/#/watch[/<game id>]                the public games in play; one of them, live (watch.js)
 //   /play/#/challenge[/<name>]               challenge a player or a house bot (challenge.js)
+//   /play/#/security                         the account's sessions, API tokens and password (security.js)
 //   ?server=http://host:port                 talk to that service (remembered), e.g. from a static host
 // The start page's account is in account.js; its lobby and quick match in lobby.js. The challenges of the
 // player signed in, received and sent, are in a box at the top of every page (challenges.js).
@@ -23,6 +24,7 @@ import { add, clear, h } from "./dom.js";
 import { GameController } from "./game.js";
 import { clockWords, peoplePanels } from "./lobby.js";
 import { choosePlayerPage, gamesPage, profilePage } from "./records.js";
+import { securityPage } from "./security.js";
 import { ReplayViewer } from "./replay.js";
 import { settingsFields } from "./settings.js";
 import { siteNav } from "./site.js";
@@ -242,6 +244,10 @@ function showPage(path) {
     case "challenge":
       current = challengePage(pages, parts[1] || "");
       document.title = "Gin Rummy — challenge";
+      return;
+    case "security":
+      current = securityPage(pages);
+      document.title = "Gin Rummy — account security";
       return;
     case "account":
       showLobby(); // the account panel is on the start page

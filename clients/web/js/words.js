@@ -51,6 +51,8 @@ const SENTENCES = {
   challenge_not_found: "That challenge is gone: it ended a while ago.",
   challenge_closed: "That challenge is closed: it was answered, withdrawn or it expired.",
   challenge_self: "You cannot challenge yourself.",
+  session_not_found: "That device is signed out already.",
+  token_not_found: "That token is revoked already.",
   not_archived: "That match is not in the archive yet: it is still being played, or it ended a moment ago.",
   archive_unavailable: "The archive of past games cannot be read just now: try again in a moment.",
   bad_cursor: "That list cannot be continued: load it again.",
