@@ -249,7 +249,7 @@ def test_a_challenge_nobody_answers_expires_and_the_page_says_so(
     page.goto(f"{play_url(brief_challenges)}#/challenge/{other}")
     expect(page.locator("#challenge-preset option")).not_to_have_count(0)
     challenge_id = send_challenge(page)
-    ended = page.locator(f"#challenges li[data-challenge={challenge_id}]")
+    ended = page.locator(f"#challenges li[data-challenge='{challenge_id}']")
     expect(ended).to_have_attribute("data-status", "expired", timeout=15_000)  # 2 s, then the page looks
     expect(ended).to_contain_text(f"Your challenge to {other} expired: nobody answered")
     token = kept_session(page, brief_challenges)["token"]
