@@ -10,12 +10,14 @@ from __future__ import annotations
 import json
 import os
 import re
+import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import requests
-from playwright.sync_api import Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 CARD_CODE = re.compile(r"^[A2-9TJQK][CDHS]$")
 RANKS = {
@@ -155,6 +157,55 @@ def invite(
     """The page invites a friend (a game between two people); the test's own client joins as Bob."""
     start_game(page, play_url(base), bot=None, seed=seed, knock_limit=knock_limit, name=name)
     return Opponent(base, page.locator("#invite-link").input_value())
+
+
+# --- accounts ---------------------------------------------------------------------------------------------
+PASSWORD = "correct horse battery staple"
+LAPTOP = {"width": 1280, "height": 800}
+
+
+def unique(prefix: str) -> str:
+    """A name no other test (or earlier run against the same database) uses."""
+    return f"{prefix}{uuid.uuid4().hex[:6]}"
+
+
+def start_page(new_context: Callable[..., BrowserContext], url: str, device: str) -> Page:
+    """The start page in a browser profile of its own (another device), at a laptop's size."""
+    page = new_context(device, viewport=LAPTOP).new_page()
+    page.goto(url)
+    return page
+
+
+def sign_in_form(page: Page, name: str, password: str, *, sign_up: bool = False) -> None:
+    """Fill the start page's account form and send it (``sign_up``: create the account)."""
+    if sign_up:
+        page.click("[data-action=mode-sign-up]")
+    page.fill("#account-name", name)
+    page.fill("#account-password", password)
+    page.click("[data-action=sign-up]" if sign_up else "[data-action=sign-in]")
+
+
+def storage_dump(page: Page) -> dict[str, str]:
+    """The page's localStorage, key by key."""
+    return dict(
+        page.evaluate(
+            "() => Object.fromEntries(Object.keys(localStorage).map(k => [k, localStorage.getItem(k)]))"
+        )
+    )
+
+
+def signed_up(new_context: Callable[..., BrowserContext], base: str, name: str) -> Page:
+    """A person with a new account ``name``, signed in on the start page of a browser of its own."""
+    page = start_page(new_context, play_url(base), name)
+    sign_in_form(page, name, PASSWORD, sign_up=True)
+    expect(page.locator("#player-me")).to_have_text(name)
+    return page
+
+
+def kept_session(page: Page, base: str) -> dict[str, Any]:
+    """The session the page keeps for ``base`` (name, session id, token): to ask the service what the
+    page shows, or to see whether it still works."""
+    return dict(json.loads(storage_dump(page)[f"gin.session.{base}"]))
 
 
 SCREEN_SIZES = ((1280, 800), (390, 844))  # a laptop, a phone

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,43 +17,18 @@ import requests
 from playwright.sync_api import BrowserContext, Page, expect
 
 from .pages import (
+    PASSWORD,
     Table,
     game_address,
     play_url,
     shots_at_two_sizes,
+    sign_in_form,
     start_game,
+    start_page,
+    storage_dump,
+    unique,
     wait_for_game,
 )
-
-PASSWORD = "correct horse battery staple"
-LAPTOP = {"width": 1280, "height": 800}
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix}{uuid.uuid4().hex[:6]}"
-
-
-def start_page(new_context: Callable[..., BrowserContext], url: str, device: str) -> Page:
-    """The start page in a browser profile of its own (another device), at a laptop's size."""
-    page = new_context(device, viewport=LAPTOP).new_page()
-    page.goto(url)
-    return page
-
-
-def sign_in_form(page: Page, name: str, password: str, *, sign_up: bool = False) -> None:
-    if sign_up:
-        page.click("[data-action=mode-sign-up]")
-    page.fill("#account-name", name)
-    page.fill("#account-password", password)
-    page.click("[data-action=sign-up]" if sign_up else "[data-action=sign-in]")
-
-
-def storage_dump(page: Page) -> dict[str, str]:
-    return dict(
-        page.evaluate(
-            "() => Object.fromEntries(Object.keys(localStorage).map(k => [k, localStorage.getItem(k)]))"
-        )
-    )
 
 
 def resign(page: Page) -> None:

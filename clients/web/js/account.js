@@ -190,7 +190,9 @@ function drawSignedIn(ctx, panel, player, { confirmLogout = false } = {}) {
   const stats = h("span", { class: "player-stats", id: "player-stats" });
   const links = h("span", { class: "player-links" },
     h("a", { href: pageHref("games"), "data-action": "my-games" }, "My games"), " · ",
-    h("a", { href: pageHref("players", player.name), "data-action": "my-profile" }, "Profile"));
+    h("a", { href: pageHref("players", player.name), "data-action": "my-profile" }, "Profile"), " · ",
+    h("a", { href: pageHref("challenge"), "data-action": "to-challenge" }, "Challenge"),
+    player.account ? [" · ", h("a", { href: pageHref("security"), "data-action": "to-security" }, "Security")] : null);
   const row = h("div", { class: "player-row" },
     h("p", { class: "who-am-i" }, player.account ? "Signed in as " : "Logged in as ", h("b", { id: "player-me" }, player.name), " ", stats),
     links);
@@ -260,19 +262,30 @@ function addPassword(ctx, player) {
   return h("details", { class: "name-only" }, h("summary", {}, "Add a password: play as this name on any device"), form);
 }
 
-async function signOut(ctx, player, button) {
+/** Sign out: this session ends (`everywhere`: every session of the account), this browser forgets it. */
+export async function signOut(ctx, player, button, { everywhere = false } = {}) {
   button.disabled = true;
   await ctx.withdrawSeek?.();
   try {
-    await ctx.api.signOut(player.token);
+    await (everywhere ? ctx.api.signOutEverywhere(player.token) : ctx.api.signOut(player.token));
   } catch (err) {
     // Ended already (expired, or signed out elsewhere): this browser forgets it all the same. Any other
     // refusal (the service unreachable) too: the token leaves this browser, and it expires unused.
     if (!signedOutBy(err)) console.warn("sign-out not confirmed by the service:", err);
   }
   storage.forgetSession(ctx.server);
-  ctx.notice("Signed out.");
+  ctx.notice(everywhere ? "Signed out everywhere." : "Signed out.");
   ctx.onChange();
+}
+
+/** After a refusal: when it says the session kept here has ended (401), forget it, say so and draw the
+ * page again (signed out). True when it was that. */
+export function sessionEnded(ctx, player, err) {
+  if (!signedOutBy(err) || !player.account) return false;
+  storage.forgetSession(ctx.server);
+  ctx.showError(accountProblem(err, ctx.explain));
+  ctx.onChange();
+  return true;
 }
 
 async function logout(ctx) {
@@ -300,12 +313,7 @@ export function gamesInPlay(ctx, player, signal) {
       games = (await ctx.api.accountGames(player.token, signal)).games || [];
     } catch (err) {
       if (signal.aborted || err.name === "AbortError") return;
-      if (signedOutBy(err) && player.account) {
-        storage.forgetSession(ctx.server);
-        ctx.showError(accountProblem(err, ctx.explain));
-        ctx.onChange();
-        return;
-      }
+      if (sessionEnded(ctx, player, err)) return;
       note.textContent = "Your games in play cannot be read just now.";
       return;
     }

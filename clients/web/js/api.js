@@ -236,6 +236,70 @@ export class Api {
     return (await this.request("GET", "/v1/account/games?status=live", { token: sessionToken, signal })).data;
   }
 
+  // --- account security (a session's token only: an API token may not manage them) --------------------------
+  /** The account's signed-in sessions, newest first: {sessions: [{id, created, last_used, expires, user_agent,
+   * address, current}]} (never their tokens). */
+  async sessions(sessionToken) {
+    return (await this.request("GET", "/v1/account/sessions", { token: sessionToken })).data;
+  }
+  /** End one session by its id ("current": this one): {signed_out}. */
+  async endSession(sessionToken, sessionId) {
+    return (await this.request("DELETE", `/v1/account/sessions/${encodeURIComponent(sessionId)}`, { token: sessionToken })).data;
+  }
+  /** Sign out everywhere: every session of the account ends, this one too: {signed_out}. */
+  async signOutEverywhere(sessionToken) {
+    return (await this.request("DELETE", "/v1/account/sessions", { token: sessionToken })).data;
+  }
+  /** A new password (given the current one); every other session ends: {signed_out}. */
+  async changePassword(sessionToken, current, next) {
+    return (await this.request("POST", "/v1/account/password", { token: sessionToken, body: { current, new: next } })).data;
+  }
+  /** The personal API tokens: {tokens: [{id, description, scopes, created, last_used}]} (never the tokens). */
+  async apiTokens(sessionToken) {
+    return (await this.request("GET", "/v1/account/tokens", { token: sessionToken })).data;
+  }
+  /** A new personal API token: {id, description, scopes, created, token} — the token shown this once. */
+  async createApiToken(sessionToken, description, scopes) {
+    return (await this.request("POST", "/v1/account/tokens", { token: sessionToken, body: { description, scopes } })).data;
+  }
+  async revokeApiToken(sessionToken, tokenId) {
+    return (await this.request("DELETE", `/v1/account/tokens/${encodeURIComponent(tokenId)}`, { token: sessionToken })).data;
+  }
+
+  // --- challenges and the account stream --------------------------------------------------------------------
+  /** Challenge a player or a house bot ("bot-expert"): {challenge, token}. A house bot accepts at once
+   * (challenge.status "accepted", its game_id; `token` is the seat's token). Not resent after a lost answer:
+   * a second POST is a second challenge. */
+  async challenge(body, playerToken) {
+    return (await this.request("POST", "/v1/challenges", { body, token: playerToken })).data;
+  }
+  /** The caller's open challenges: {in: received, out: sent}. */
+  async challenges(playerToken, signal) {
+    return (await this.request("GET", "/v1/challenges", { token: playerToken, signal })).data;
+  }
+  /** One challenge, to one of its sides: open, accepted (game_id), declined (decline_reason), canceled, expired. */
+  async challengeStatus(challengeId, playerToken, signal) {
+    return (await this.request("GET", `/v1/challenges/${encodeURIComponent(challengeId)}`, { token: playerToken, signal })).data;
+  }
+  /** Accept a challenge received: the game starts ({game_id, seat: 1, token, view, challenge}). */
+  async acceptChallenge(challengeId, playerToken) {
+    return (await this.request("POST", `/v1/challenges/${encodeURIComponent(challengeId)}/accept`, { token: playerToken })).data;
+  }
+  async declineChallenge(challengeId, reason, playerToken) {
+    return (await this.request("POST", `/v1/challenges/${encodeURIComponent(challengeId)}/decline`, { token: playerToken, body: { reason } })).data;
+  }
+  async cancelChallenge(challengeId, playerToken) {
+    return (await this.request("POST", `/v1/challenges/${encodeURIComponent(challengeId)}/cancel`, { token: playerToken })).data;
+  }
+  /** One page of the account stream (Accept: application/json): {events, last_id}. Without `since`, the
+   * present (a gameStart per game in play, a challenge per open challenge received); with it, what came
+   * after that id, waiting up to `wait` seconds while nothing has (a long poll). */
+  async accountEvents(playerToken, since, wait, signal) {
+    const params = new URLSearchParams({ wait: String(wait) });
+    if (since) params.set("since", since);
+    return (await this.request("GET", `/v1/account/stream?${params}`, { token: playerToken, signal })).data;
+  }
+
   // --- the archive ---------------------------------------------------------------------------------------
   /** A page of a player's finished games, newest first: {games, next}. `query`: cursor, limit and the
    * filters (result, rated, family, opponent, since, until). */

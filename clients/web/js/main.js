@@ -9,17 +9,24 @@
 //   /play/#/players/<name>[/games]           a player's profile with its rating graphs, or its games
 //   /play/#/replay/<game id>[?as=<name>&hand=<n>&move=<k>]   a finished match, step by step (replay.js)
 //   /play/#/watch[/<game id>]                the public games in play; one of them, live (watch.js)
+//   /play/#/challenge[/<name>]               challenge a player or a house bot (challenge.js)
+//   /play/#/security                         the account's sessions, API tokens and password (security.js)
 //   ?server=http://host:port                 talk to that service (remembered), e.g. from a static host
-// The start page's account is in account.js; its lobby and quick match in lobby.js.
+// The start page's account is in account.js; its lobby and quick match in lobby.js. The challenges of the
+// player signed in, received and sent, are in a box at the top of every page (challenges.js).
 
 import { accountPanels } from "./account.js";
 import { Api, ApiError, NetworkError } from "./api.js";
 import { cardInline } from "./cards.js";
+import { challengePage } from "./challenge.js";
+import { ChallengeBox } from "./challenges.js";
 import { add, clear, h } from "./dom.js";
 import { GameController } from "./game.js";
-import { CLOCK_CHOICES, clockWords, peoplePanels } from "./lobby.js";
+import { clockWords, peoplePanels } from "./lobby.js";
 import { choosePlayerPage, gamesPage, profilePage } from "./records.js";
+import { securityPage } from "./security.js";
 import { ReplayViewer } from "./replay.js";
+import { settingsFields } from "./settings.js";
 import { siteNav } from "./site.js";
 import * as storage from "./storage.js";
 import { Spectator, watchList } from "./watch.js";
@@ -171,6 +178,10 @@ const pages = {
   onChange: () => ui.reload(),
 };
 
+// The player's challenges, on every page (it follows whoever is signed in: route() tells it).
+const challengeBox = new ChallengeBox({ ...pages, root: document.getElementById("challenges"), announce });
+pages.challenges = challengeBox;
+
 // --- routing -------------------------------------------------------------------------------------------------
 let routed = null;
 
@@ -179,6 +190,7 @@ function route() {
   routed = location.href;
   current?.stop();
   current = null;
+  challengeBox.follow(storage.loadPlayer(server));
   if (location.hash.startsWith("#/")) {
     showPage(location.hash.slice(2));
     return;
@@ -228,6 +240,14 @@ function showPage(path) {
         current = watchList(pages);
         document.title = "Gin Rummy — watch";
       }
+      return;
+    case "challenge":
+      current = challengePage(pages, parts[1] || "");
+      document.title = "Gin Rummy — challenge";
+      return;
+    case "security":
+      current = securityPage(pages);
+      document.title = "Gin Rummy — account security";
       return;
     case "account":
       showLobby(); // the account panel is on the start page
@@ -402,54 +422,25 @@ async function showLobby() {
   document.title = "Gin Rummy";
   const player = storage.loadPlayer(server);
   const name = h("input", { id: "name", name: "name", maxlength: "40", autocomplete: "nickname", value: storage.playerName(), placeholder: "Player 1" });
-  const clock = h("select", { id: "clock", name: "clock" }, CLOCK_CHOICES.map(([value, label]) => h("option", { value }, label)));
-  const rated = h("input", { id: "rated", name: "rated", type: "checkbox" });
+  const fields = settingsFields({ player, showError });
   const bot = h("select", { id: "bot", name: "bot", "aria-describedby": "bot-desc" });
   const botDesc = h("p", { id: "bot-desc", class: "note" }, "Loading the bots…");
-  const preset = h("select", { id: "preset", name: "preset", "aria-describedby": "preset-desc" });
-  const presetDesc = h("p", { id: "preset-desc", class: "note" }, "Loading the rules…");
-  const target = h("input", { id: "target", name: "target", type: "number", min: "1", max: "10000", inputmode: "numeric" });
-  const knockLimit = h("input", { id: "knock-limit", name: "knock_limit", type: "number", min: "0", max: "100", inputmode: "numeric" });
-  const extra = h("textarea", { id: "options-json", name: "options", rows: "2", spellcheck: "false", placeholder: '{"gin_bonus": 20, "next_dealer": "alternate"}' });
   const seed = h("input", { id: "seed", name: "seed", type: "number", inputmode: "numeric" });
-  const optionList = h("dl", { class: "option-list" });
   const playButton = h("button", { type: "submit", class: "btn primary", "data-action": "play-bot" }, "Play against the bot");
   const inviteButton = h("button", { type: "button", class: "btn", "data-action": "invite", onclick: () => start(false) }, "Invite a friend");
   const quickButton = player
     ? h("button", { type: "button", class: "btn", "data-action": "quick-match", title: "Play the first person waiting with the same rules and clock, or wait in the lobby", onclick: () => seekGame() }, "Quick match")
     : null;
   let bots = [];
-  let presets = [];
-
-  /** The rules, clock and rating chosen in the form (null: the options are not valid JSON). */
-  function settings() {
-    let options = {};
-    if (extra.value.trim()) {
-      try {
-        options = JSON.parse(extra.value);
-        if (!options || typeof options !== "object" || Array.isArray(options)) throw new Error("not an object");
-      } catch {
-        showError('More options must be a JSON object, e.g. {"gin_bonus": 20}.');
-        return;
-      }
-    }
-    if (target.value !== "") options.target = Number(target.value);
-    if (knockLimit.value !== "") options.knock_limit = Number(knockLimit.value);
-    const chosen = { rules: { preset: preset.value || "standard", options } };
-    const control = CLOCK_CHOICES.find(([value]) => value === clock.value)?.[2];
-    if (control) chosen.clock = control;
-    if (player && rated.checked) chosen.rated = true;
-    return chosen;
-  }
 
   async function seekGame() {
-    const chosen = settings();
+    const chosen = fields.read();
     if (chosen) await people.quickMatch(chosen, quickButton);
   }
 
   async function start(againstBot) {
     clearError();
-    const chosen = settings();
+    const chosen = fields.read();
     if (!chosen) return;
     const body = { ...chosen, opponent: againstBot ? { type: "bot", bot: bot.value || undefined } : { type: "human" } };
     const who = player ? player.name : name.value.trim();
@@ -483,18 +474,11 @@ async function showLobby() {
     player ? null : h("label", { class: "field" }, "Your name", name),
     h("label", { class: "field" }, "Opponent", bot),
     botDesc,
-    h("label", { class: "field" }, "Rules", preset),
-    presetDesc,
-    h("div", { class: "row" }, h("label", { class: "field" }, "Game to (points)", target), h("label", { class: "field" }, "Knock limit", knockLimit)),
-    h("div", { class: "row" },
-      h("label", { class: "field" }, "Clock", clock),
-      player
-        ? h("label", { class: "check" }, rated, h("span", {}, "Rated", h("small", {}, " — counts for your rating; the preset's rules, no hints, no undo")))
-        : null),
+    fields.rules(),
+    fields.clockRow(),
     h("details", { class: "more" },
       h("summary", {}, "More options"),
-      h("label", { class: "field" }, "Other rule options (JSON)", extra),
-      h("details", { class: "reference" }, h("summary", {}, "Every option"), optionList),
+      fields.options(),
       h("label", { class: "field" }, "Seed (fixed deals; test services only)", seed)),
     h("div", { class: "buttons" }, playButton, inviteButton, quickButton));
 
@@ -526,28 +510,20 @@ async function showLobby() {
   try {
     const [botList, rules] = await Promise.all([api.bots(), api.rules()]);
     bots = botList.bots || [];
-    presets = rules.presets || [];
     for (const b of bots) bot.append(h("option", { value: b.name, selected: b.name === (botList.default || "simple") }, `${b.name} — level ${b.level}`));
-    for (const p of presets) preset.append(h("option", { value: p.name }, p.name));
-    people.setFamilies(presets.map((p) => p.name));
-    for (const o of rules.options || []) {
-      optionList.append(h("dt", {}, h("code", {}, o.name), ` = ${JSON.stringify(o.default)}`), h("dd", {}, o.description + (o.choices ? ` (${o.choices.join(" | ")})` : "")));
-    }
+    fields.fill(rules);
+    people.setFamilies((rules.presets || []).map((p) => p.name));
     const describe = () => {
       const b = bots.find((x) => x.name === bot.value);
       botDesc.textContent = b ? b.description : "";
       playButton.textContent = b ? `Play against ${b.name}` : "Play against the bot";
-      const p = presets.find((x) => x.name === preset.value);
-      presetDesc.textContent = p ? p.description : "";
-      target.placeholder = p ? String(p.rules.target) : "";
-      knockLimit.placeholder = p ? String(p.rules.knock_limit) : "";
     };
     bot.addEventListener("change", describe);
-    preset.addEventListener("change", describe);
     describe();
     if (serverAsked) storage.rememberServer(serverAsked); // it answers: keep it for the next visits
   } catch (err) {
-    botDesc.textContent = presetDesc.textContent = "";
+    fields.fill({}); // no rules to describe
+    botDesc.textContent = "";
     botDesc.append("No bots: the service does not answer (see the message above, or change the service below).");
     page.querySelector("details.server")?.setAttribute("open", "");
     const own = ownService();

@@ -184,7 +184,9 @@ function drawProfile(body, profile, history, graphs, mine) {
     h("dl", { class: "figures" },
       figure("Played", games.played || 0), figure("Won", games.won || 0), figure("Lost", games.lost || 0)),
     h("p", {}, profile.created ? `${mine ? "You have" : `${playerLabel(name)} has`} played here since ${when(profile.created)}. ` : "",
-      h("a", { href: pageHref("players", name, "games"), "data-action": "all-games" }, mine ? "All my games" : `All of ${playerLabel(name)}'s games`)));
+      h("a", { href: pageHref("players", name, "games"), "data-action": "all-games" }, mine ? "All my games" : `All of ${playerLabel(name)}'s games`)),
+    mine ? null : h("div", { class: "buttons" },
+      h("a", { class: "btn primary", href: pageHref("challenge", name), "data-action": "challenge-player" }, `Challenge ${playerLabel(name)}`)));
 
   const families = [...new Set([...Object.keys(profile.ratings || {}), ...Object.keys(history.families || {})])];
   const ratings = h("section", { class: "panel", id: "profile-ratings", "aria-labelledby": "ratings-title" }, h("h2", { id: "ratings-title" }, "Ratings"));

@@ -10,7 +10,8 @@ export function pageHref(...parts) {
   return `#/${parts.map((p) => encodeURIComponent(p)).join("/")}`;
 }
 
-/** The links between the pages; `current` is the one on screen ("play", "games", "profile", "watch"). */
+/** The links between the pages; `current` is the one on screen ("play", "games", "profile", "challenge",
+ * "watch"). */
 export function siteNav(current, player) {
   const links = [
     ["play", "#/", "Play"],
@@ -18,6 +19,7 @@ export function siteNav(current, player) {
     ["profile", player ? pageHref("players", player.name) : pageHref("players"), player ? "Profile" : "Players"],
     ["watch", pageHref("watch"), "Watch"],
   ];
+  if (player) links.splice(3, 0, ["challenge", pageHref("challenge"), "Challenge"]);
   return h("nav", { class: "site-nav", "aria-label": "Pages" },
     h("ul", {}, links.map(([key, href, label]) => h("li", {}, h("a", { href, "data-nav": key, "aria-current": key === current ? "page" : null }, label)))));
 }
