@@ -1,0 +1,85 @@
+"""Judging a decision after the game, from what the seat knew then: the master's estimate of the points
+the move played gave up against the best move it found, and a verdict by fixed thresholds — lichess's
+computer analysis, in Gin Rummy's currency (hand points).
+
+>>> verdict(1.5), verdict(2.0), verdict(6.0), verdict(12.0)
+(None, 'inaccuracy', 'mistake', 'blunder')
+>>> accuracy([0.0, 0.0]), accuracy([25.0]), accuracy([5.0, 0.0])
+(100.0, 0.0, 90.0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .analysis import Action, View
+from .base import read_turn
+from .master import SEARCHED, Estimate, MasterBot
+
+REVIEW_SEED = 2021
+"""The sampling seed of every judgement: a position is always judged the same."""
+REVIEW_SAMPLES = 48
+"""Deals each candidate move is played out over (common to all the candidates of a decision)."""
+
+THRESHOLDS = (("blunder", 10.0), ("mistake", 5.0), ("inaccuracy", 2.0))
+"""Points given up (at least) for each verdict, worst first. Under 2 points two moves are equal within the
+sampling noise of the play-outs; 5 is about a knock's margin; 10 is a gin bonus lost or an undercut."""
+ACCURACY_SCALE = 25.0
+"""A decision's accuracy falls linearly from 1 (nothing given up) to 0 at this loss (a gin's worth)."""
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """One decision judged: the move played, the best the master found, the points given up, the verdict,
+    and the best estimates (the played move's among them)."""
+
+    played: Action
+    best: Action
+    loss: float
+    verdict: str | None
+    estimates: list[Estimate]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "played": self.played,
+            "best": self.best,
+            "loss": round(self.loss, 2),
+            "verdict": self.verdict,
+            "estimates": [
+                {"action": e.action, "points": round(e.points, 2), "explanation": e.explanation}
+                for e in self.estimates
+            ],
+        }
+
+
+def verdict(loss: float) -> str | None:
+    """The verdict of a move that gave up ``loss`` points (None: a good move)."""
+    return next((name for name, points in THRESHOLDS if loss >= points), None)
+
+
+def accuracy(losses: Sequence[float]) -> float:
+    """A seat's accuracy over its judged decisions, 0–100: the mean of ``1 - loss / 25`` (at least 0)."""
+    if not losses:
+        return 100.0
+    scores = [max(0.0, 1.0 - loss / ACCURACY_SCALE) for loss in losses]
+    return round(100.0 * sum(scores) / len(scores), 1)
+
+
+def judged(view: View) -> bool:
+    """Whether the decision of this view is one a review judges: a choice of draw, discard or knock
+    (not a deal, the lay-offs' best arrangement, a forced move)."""
+    turn = read_turn(view)
+    return len(turn.legal) > 1 and turn.kind in SEARCHED
+
+
+def judge(view: View, played: Action, samples: int = REVIEW_SAMPLES) -> Judgement:
+    """``played`` (one of the view's legal actions) judged against the moves the master weighs there."""
+    master = MasterBot(REVIEW_SEED)
+    estimates = master.analyse(view, also=[played], samples=samples)
+    best = estimates[0]
+    mine = next(e for e in estimates if e.action == played)
+    loss = max(0.0, best.points - mine.points)
+    shown = estimates[:3] if mine in estimates[:3] else [*estimates[:2], mine]
+    return Judgement(played, best.action, loss, verdict(loss), shown)
