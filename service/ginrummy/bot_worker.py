@@ -50,7 +50,7 @@ class Worker:
         self.name = name or consumer_name()
         self.stopping = threading.Event()
         self.played = 0  # turns played
-        self.outcomes: Counter[str] = Counter()  # jobs by outcome: played, hinted, stale, gone
+        self.outcomes: Counter[str] = Counter()  # jobs by outcome: played, hinted, done, failed, stale, gone
         self.block_ms = BLOCK_MS
 
     def run(self) -> None:
@@ -80,8 +80,11 @@ class Worker:
         for job in queue.take(self.name, block_ms):
             started = time.perf_counter()
             turns = self.services.bot_turns
+            outcome: str
             if job.kind == "hint" and job.seat is not None:
                 outcome = turns.hint(job.game_id, job.version, job.seat)
+            elif job.kind == "review":
+                outcome = self.services.reviews.compute(job.game_id)
             else:
                 outcome = turns.play(job.game_id, job.version)
             queue.done(job)

@@ -4,65 +4,21 @@ changes nothing, a job a dead worker took goes to another, the same job twice ma
 
 from __future__ import annotations
 
-import threading
 import time
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from flask import Flask
-from ginrummy.app import Services
 from ginrummy.bot_worker import Worker
-from ginrummy.http import create_app
 from ginrummy.store.bot_jobs import ALIVE, JOBS, BotQueue
 
 from tests.support import choose
 
+from .conftest import services_of
 from .gameplay import Seat, Table, problem
 
 MASTER = {"type": "bot", "bot": "master"}
 SHORT = {"preset": "standard", "options": {"target": 30}}  # a match of a hand or two
-
-
-def services_of(app: Flask) -> Services:
-    services: Services = app.extensions["ginrummy"]
-    return services
-
-
-@pytest.fixture
-def worker(lonely_app: Flask, lonely: Table) -> Iterator[Worker]:
-    """A real bot worker on a thread of this process, on the suite's Redis and PostgreSQL: the only one
-    of the lonely service."""
-    app = lonely_app
-    running = Worker(services_of(app), name=f"test-{uuid.uuid4().hex[:8]}")
-    running.block_ms = 100
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not services_of(app).bot_queue.alive():
-        assert time.monotonic() < deadline, "the worker did not start"
-        time.sleep(0.01)
-    yield running
-    running.stop()
-    thread.join(10)
-
-
-@pytest.fixture(scope="session")
-def lonely_app(redis_url: str) -> Flask:
-    """The service on a Redis database where no bot worker runs but the tests' own (the suite's gunicorn
-    has one on database 0, which the other tests' app shares)."""
-    assert redis_url.endswith("/0")
-    return create_app({"redis_url": redis_url[:-1] + "9", "allow_seed": True})
-
-
-@pytest.fixture
-def lonely(lonely_app: Flask) -> Iterator[Table]:
-    """A table of that service, no worker's sign of life left from an earlier test."""
-    queue = services_of(lonely_app).bot_queue
-    queue.client.delete(ALIVE)
-    yield Table(lonely_app.test_client())
-    queue.client.delete(ALIVE)
 
 
 def playable(view: dict[str, Any]) -> bool:

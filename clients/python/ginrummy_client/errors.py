@@ -145,6 +145,12 @@ class NotArchived(NotFound):
     codes = ("not_archived",)
 
 
+class ReviewNotFound(NotFound):
+    """404: no review of that finished match was asked for yet."""
+
+    codes = ("review_not_found",)
+
+
 class ChallengeNotFound(NotFound):
     """404: no such challenge — or not one of yours: a challenge is private to its two sides."""
 

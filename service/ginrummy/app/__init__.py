@@ -9,6 +9,7 @@ raises a :class:`~ginrummy.app.errors.ServiceError` with a stable ``code``. Wher
   (clocks, forfeits, claims), ``events`` (pages and waits), ``people`` (players, leaderboard),
   ``accounts`` (passwords, sessions, API tokens, the account's games, bot accounts), ``challenges``,
   ``bot_turns`` (a searching bot's turns, played by the bot workers of :mod:`ginrummy.bot_worker`),
+  ``reviews`` (reviews of finished matches, computed by the bot workers),
   ``stream`` (the account stream; its events: ``feed``), ``lobby`` (seeks), ``records``
   (the archive's reads: exports, a player's games, rating history; ``archiving`` writes it) — or a new
   module of its own, wired in :func:`build`;
@@ -30,6 +31,7 @@ from ginrummy.store.accounts import AccountStore
 from ginrummy.store.archive import Archive
 from ginrummy.store.bot_jobs import BotQueue
 from ginrummy.store.challenges import ChallengeStore
+from ginrummy.store.reviews import ReviewStore
 
 from . import ratings
 from .accounts import Accounts
@@ -49,6 +51,7 @@ from .passwords import Offload, inline
 from .people import People
 from .reading import Reading
 from .records import Records
+from .reviews import Reviews
 from .seats import Seating
 from .stream import AccountStreams
 from .unit_of_work import UnitOfWork
@@ -77,6 +80,7 @@ class Services:
     archiving: Archiving
     bot_turns: BotTurns
     bot_queue: BotQueue
+    reviews: Reviews
     store: GameStore
     database: Database
 
@@ -133,6 +137,7 @@ def build(
         archiving=archiving,
         bot_turns=BotTurns(work, books),
         bot_queue=bot_queue,
+        reviews=Reviews(archiving, ReviewStore(database), bot_queue),
         store=store,
         database=database,
     )

@@ -44,6 +44,7 @@ STATUS: dict[str, int] = {
     "hand_not_found": 404,
     "player_not_found": 404,
     "not_archived": 404,
+    "review_not_found": 404,
     "seek_not_found": 404,
     "web_client_missing": 404,
     "precondition_required": 428,

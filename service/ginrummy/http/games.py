@@ -239,6 +239,34 @@ def hand(game_id: str, number: int) -> Response:
     return respond(services().reading.hand(game_id, number, caller().token))
 
 
+REVIEW_PENDING = {
+    "responses": {
+        202: {
+            "description": "Being computed by a bot worker: GET it again in a few seconds",
+            "content": {"application/json": {"schema": schemas.ReviewOut}},
+        }
+    }
+}
+
+
+@blp.route("/<game_id>/review", methods=["POST"])
+@blp.response(200, schemas.ReviewOut, description="Done already")
+@blp.doc(**doc("requestReview", error_responses(404, 503), REVIEW_PENDING))
+def request_review(game_id: str) -> Response:
+    """Ask for the review of a finished match: every decision of each seat judged by the master from what
+    that seat knew (points given up, inaccuracies, mistakes, blunders, accuracy) — computed by a bot
+    worker (202), kept with the match (200 once done)"""
+    return respond(services().reviews.request(game_id), location=f"/v1/games/{game_id}/review")
+
+
+@blp.route("/<game_id>/review", methods=["GET"])
+@blp.response(200, schemas.ReviewOut, description="Done (or failed: ask again)")
+@blp.doc(**doc("getReview", error_responses(404, 503), REVIEW_PENDING))
+def get_review(game_id: str) -> Response:
+    """A finished match's review: 202 while a bot worker computes it, 200 once done"""
+    return respond(services().reviews.get(game_id))
+
+
 @blp.route("/<game_id>/export", methods=["GET"])
 @blp.response(200, schemas.MatchExportOut)
 @blp.doc(**doc("exportGame", error_responses(404)))

@@ -685,6 +685,22 @@ class HandRecordOut(Out):
     shuffle = fields.Nested(ShuffleOut, metadata={"description": "Verify: sha256(salt:deck) == commitment"})
 
 
+class ReviewOut(Out):
+    game_id = fields.String()
+    status = fields.String(validate=validate.OneOf(["pending", "done", "failed"]))
+    requested_at = fields.String(metadata={"description": "ISO 8601"})
+    finished_at = fields.String(allow_none=True, metadata={"description": "ISO 8601; null while pending"})
+    review = fields.Dict(
+        allow_none=True,
+        metadata={
+            "description": "Once done: `seats` (by seat: accuracy 0-100, decisions, points_lost, "
+            "inaccuracies, mistakes, blunders), `moves` (each judged decision: hand, index in the hand's "
+            "actions, seat, played, best, loss in points, verdict, estimates: the best moves' mean points "
+            "over the sampled deals), `thresholds` (points given up for each verdict), `samples`"
+        },
+    )
+
+
 class HintOut(Out):
     action = fields.Dict()
     explanation = fields.String()

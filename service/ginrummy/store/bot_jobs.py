@@ -15,8 +15,8 @@ Keys (one hash slot, ``{bots}``, so that a Redis Cluster keeps them together):
                           the worker of a ``hint`` job (expires after :data:`HINT_TTL`); the request that
                           asked waits for it on the notification channel ``gin:{<G>.hint}:n``
 
-A job is ``kind`` ``move`` (the searching bot is to act) or ``hint`` (a seat asked for the master's hint,
-``seat`` says which).
+A job is ``kind`` ``move`` (the searching bot is to act), ``hint`` (a seat asked for the master's hint,
+``seat`` says which) or ``review`` (a finished match's review was asked for; ``version`` 0).
 
 A job is a hint: the worker loads the game, and plays only if the game is still at that version with
 the bot to act. A job lost or repeated costs nothing but a look at the game; a move is committed only
@@ -74,6 +74,11 @@ class BotQueue:
     def push(self, game_id: str, version: int) -> None:
         """Queue the bot's turn in ``game_id`` at ``version``."""
         self.client.xadd(JOBS, {"game": game_id, "version": version}, maxlen=MAXLEN, approximate=True)
+
+    def push_review(self, game_id: str) -> None:
+        """Queue the review of an archived match."""
+        fields = {"game": game_id, "version": 0, "kind": "review"}
+        self.client.xadd(JOBS, fields, maxlen=MAXLEN, approximate=True)
 
     # --- hints ------------------------------------------------------------------------------------
     @staticmethod

@@ -1,0 +1,98 @@
+"""Reviews of finished matches: every decision of each seat judged by the master from what that seat knew
+(:mod:`ginrummy.bots.review`), asked for by anyone who may read the match and computed by a bot worker —
+some twenty seconds of CPU for a ten-hand match, never in a web request — then kept with the archived
+match (:class:`~ginrummy.store.reviews.ReviewStore`).
+
+``request`` answers at once: ``pending`` (the worker is on it: ask ``get`` again) or ``done``.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+import orjson
+
+from ginrummy.bots.review import review
+from ginrummy.engine import Rules
+from ginrummy.store.bot_jobs import BotQueue
+from ginrummy.store.reviews import ReviewStore, StoredReview
+
+from . import security
+from .archiving import Archiving
+from .calls import Result
+from .errors import ServiceError
+
+log = logging.getLogger(__name__)
+
+LOST_AFTER = 300.0
+"""Seconds after which a review still pending is queued again when it is asked for (its job was lost)."""
+
+
+def not_archived(game_id: str) -> ServiceError:
+    return ServiceError(
+        "not_archived",
+        f"the game {game_id!r} is not in the archive: a review is of a finished match (it is still being "
+        "played, it is unknown, or it ended a moment ago)",
+    )
+
+
+class Reviews:
+    """Asking for a review, reading it, and (in a bot worker) computing it."""
+
+    def __init__(self, archiving: Archiving, store: ReviewStore, queue: BotQueue) -> None:
+        self.archiving = archiving
+        self.store = store
+        self.queue = queue
+
+    def request(self, game_id: str) -> Result:
+        security.check_game_id(game_id)
+        if self.archiving.read(self.archiving.archive.match, game_id) is None:
+            raise not_archived(game_id)
+        if self.archiving.read(self.store.request, game_id):
+            self.queue.push_review(game_id)
+        return self.get(game_id)
+
+    def get(self, game_id: str) -> Result:
+        security.check_game_id(game_id)
+        stored = self.archiving.read(self.store.get, game_id)
+        if stored is None:
+            if self.archiving.read(self.archiving.archive.match, game_id) is None:
+                raise not_archived(game_id)
+            raise ServiceError(
+                "review_not_found", f"no review of {game_id!r} was asked for: POST …/review asks for one"
+            )
+        if stored.status == "pending" and self.archiving.read(self.store.again, game_id, LOST_AFTER):
+            self.queue.push_review(game_id)
+        return Result(shown(game_id, stored), pending=stored.status == "pending")
+
+    def compute(self, game_id: str) -> str:
+        """The review of a match asked for (a bot worker's job): ``done``, ``failed`` or ``stale`` (not
+        pending: done meanwhile, or never asked for)."""
+        stored = self.store.get(game_id)
+        archived = self.archiving.archive.match(game_id)
+        if stored is None or stored.status != "pending" or archived is None:
+            return "stale"
+        started = time.process_time()
+        try:
+            rules = Rules.from_dict(archived.document["rules"])
+            hands = [orjson.loads(h) for h in self.archiving.archive.hands(game_id)]
+            done = review(rules, hands)
+        except Exception:  # a bug or a record it cannot read: said, kept as failed (it may be asked again)
+            log.exception("the review of %s failed", game_id)
+            self.store.fail(game_id)
+            return "failed"
+        self.store.save(game_id, orjson.dumps(done).decode(), time.process_time() - started)
+        return "done"
+
+
+def shown(game_id: str, stored: StoredReview) -> dict[str, Any]:
+    """A review's answer: its status, when it was asked for and done, and the review once done."""
+    return {
+        "game_id": game_id,
+        "status": stored.status,
+        "requested_at": stored.requested_at.isoformat(),
+        "finished_at": stored.finished_at.isoformat() if stored.finished_at else None,
+        "review": orjson.loads(stored.review) if stored.review is not None else None,
+    }
