@@ -1,4 +1,4 @@
-"""A review's cost: the CPU time of reviewing whole matches (``ginrummy.bots.review.review``), hand counts
+"""A review's cost: the CPU time of reviewing whole matches (``ginrummy.app.reviews.review_match``), hand counts
 and decisions judged, on matches of bots played here with the engine (the same records an export holds).
 
     .venv/bin/python bench/bench_review.py [--matches 3] [--hands 10] [--samples 48]
@@ -20,8 +20,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
 
+from ginrummy.app.reviews import review_match  # noqa: E402
 from ginrummy.bots import make_bot  # noqa: E402
-from ginrummy.bots.review import REVIEW_SAMPLES, review  # noqa: E402
+from ginrummy.bots.review import REVIEW_SAMPLES  # noqa: E402
 from ginrummy.engine import Game, Rules, hand_record, seat_view  # noqa: E402
 
 
@@ -56,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     for n in range(args.matches):
         rules, records = match_of(args.hands, 100 + n)
         started = time.process_time()
-        done = review(rules, records, args.samples)
+        done = review_match(rules, records, args.samples)
         cpu = time.process_time() - started
         judged = len(done["moves"])
         verdicts = Counter(move["verdict"] for move in done["moves"] if move["verdict"])

@@ -127,6 +127,10 @@ INSERT INTO sessions (player_id, token_digest, created_at, last_used, expires_at
 
 INSERT INTO api_tokens (player_id, token_digest, description, scopes, created_at, last_used) VALUES
     (pg_temp.player('zoë'), 'a91b2c3d4e5f', 'my bot', ARRAY['bot', 'read'], '2025-03-01 08:00:00+00', NULL);
+
+INSERT INTO reviews (game_id, status, review, requested_at, finished_at, cpu_seconds) VALUES
+    ('g-7Kq2mP', 'done', '{"seats": [{"seat": 0, "accuracy": 97.5}, {"seat": 1, "accuracy": 88.0}], "moves": []}',
+     '2025-03-03 20:05:00+00', '2025-03-03 20:05:21+00', 20.9);
 """
 
 

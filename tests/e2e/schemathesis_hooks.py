@@ -79,6 +79,7 @@ GAME_REASONS = {
     "bad_cursor",
     "bad_filter",
     "not_archived",
+    "review_not_found",  # a review read before anyone asked for it
     "game_archived",
     # 429: the budgets (the suite's service has rate limits off; kept for other runs)
     "rate_limited",

@@ -40,11 +40,17 @@ def now_ms() -> int:
 
 
 def new_clock(spec: dict[str, Any] | None) -> Clock | None:
-    """The clock of a time control (``{"preset"}`` or ``{"per_move", "bank", "increment"}``), or None."""
+    """The clock of a time control (``{"preset"}`` or ``{"per_move", "bank", "increment"}``), or None.
+    Numbers given beside a preset take the place of the preset's own (``rapid`` with ``increment`` 3).
+
+    >>> new_clock({"preset": "rapid", "increment": 3}).increment, new_clock({"preset": "rapid"}).increment
+    (3, 5)
+    """
     if not spec:
         return None
     if spec.get("preset"):
-        spec = PRESETS[spec["preset"]]
+        given = {k: v for k, v in spec.items() if k in ("per_move", "bank", "increment") and v is not None}
+        spec = {**PRESETS[spec["preset"]], **given}
     per_move, bank = spec.get("per_move"), spec.get("bank")
     if per_move is None and bank is None:
         return None

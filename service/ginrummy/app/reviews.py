@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import orjson
 
-from ginrummy.bots.review import review
+from ginrummy.bots.review import PLURALS, REVIEW_SAMPLES, THRESHOLDS, accuracy, judge, judged, verdict
 from ginrummy.engine import Rules
+from ginrummy.engine.replay import positions
 from ginrummy.store.bot_jobs import BotQueue
 from ginrummy.store.reviews import ReviewStore, StoredReview
 
@@ -78,7 +80,7 @@ class Reviews:
         try:
             rules = Rules.from_dict(archived.document["rules"])
             hands = [orjson.loads(h) for h in self.archiving.archive.hands(game_id)]
-            done = review(rules, hands)
+            done = review_match(rules, hands)
         except Exception:  # a bug or a record it cannot read: said, kept as failed (it may be asked again)
             log.exception("the review of %s failed", game_id)
             self.store.fail(game_id)
@@ -95,4 +97,42 @@ def shown(game_id: str, stored: StoredReview) -> dict[str, Any]:
         "requested_at": stored.requested_at.isoformat(),
         "finished_at": stored.finished_at.isoformat() if stored.finished_at else None,
         "review": orjson.loads(stored.review) if stored.review is not None else None,
+    }
+
+
+def review_match(
+    rules: Rules, hands: Sequence[Mapping[str, Any]], samples: int = REVIEW_SAMPLES
+) -> dict[str, Any]:
+    """A match's review from its hands' records (as exported): every judged decision of each seat, in
+    order (``hand``, ``index`` in the hand's moves, ``seat``, and the judgement), and for each seat its
+    accuracy and how many inaccuracies, mistakes and blunders it made. Each decision is judged from the
+    seat's own view, rebuilt by the engine (:func:`ginrummy.engine.replay.positions`): the bots never see
+    a game, only views."""
+    moves: list[dict[str, Any]] = []
+    losses: list[list[float]] = [[], []]
+    for position in positions(rules, hands):
+        if not judged(position.view):
+            continue
+        judgement = judge(position.view, position.action, samples)
+        moves.append(
+            {"hand": position.hand, "index": position.index, "seat": position.seat, **judgement.to_json()}
+        )
+        losses[position.seat].append(judgement.loss)
+    seats = []
+    for seat, lost in enumerate(losses):
+        verdicts = [verdict(loss) for loss in lost]
+        seats.append(
+            {
+                "seat": seat,
+                "accuracy": accuracy(lost),
+                "decisions": len(lost),
+                "points_lost": round(sum(lost), 1),
+                **{PLURALS[name]: verdicts.count(name) for name, _ in reversed(THRESHOLDS)},
+            }
+        )
+    return {
+        "seats": seats,
+        "moves": moves,
+        "thresholds": {name: points for name, points in THRESHOLDS},
+        "samples": samples,
     }

@@ -71,6 +71,8 @@ class Scoring:
     undercut_bonus: int = 25
     undercut_on_tie: bool = True
     big_gin: bool = True
+    fiftieth_card: bool = False  # the tournament wall rule: the last discard may be taken to knock
+    multiplier: int = 1  # 2 when a spade upcard doubles the hand (Oklahoma)
 
     @classmethod
     def of(cls, view: View, know: Knowledge) -> Scoring:
@@ -82,6 +84,8 @@ class Scoring:
             undercut_bonus=int(rules.get("undercut_bonus", 25)),
             undercut_on_tie=bool(rules.get("undercut_on_tie", True)),
             big_gin=bool(rules.get("big_gin", True)),
+            fiftieth_card=rules.get("wall") == "fiftieth_card",
+            multiplier=2 if view.get("spades_double") else 1,
         )
 
     def knock(self, knocker10: int, dw: int, defender: int) -> int:
@@ -131,6 +135,19 @@ class Policy:
         return dw <= limit and (dw == 0 or dw <= self.knock_at or stock <= self.knock_late)
 
 
+def at_the_wall(deal: Deal, thrower: int, card: int, scoring: Scoring, policy: Policy) -> int:
+    """Seat 0's points once ``thrower``'s discard of ``card`` left the stock at the wall: nothing, unless
+    the fiftieth-card rule lets the other seat take it to knock (then it does, with its best discard)."""
+    other = 1 - thrower
+    hand = deal.hands[other] | 1 << card
+    if not scoring.fiftieth_card or knock_min(hand, forbidden=card) > scoring.knock_limit:
+        return 0
+    throw, dw = policy.discard(hand, card)
+    hand10 = hand & ~(1 << throw)
+    points = scoring.knock(hand10, dw, deal.hands[thrower])
+    return points if other == 0 else -points
+
+
 def play_out(deal: Deal, turn: int, taken: int | None, scoring: Scoring, policy: Policy) -> int:
     """Plays the hand to its end from ``turn`` holding 11 cards (``taken``: the card it may not throw).
 
@@ -150,7 +167,7 @@ def play_out(deal: Deal, turn: int, taken: int | None, scoring: Scoring, policy:
             return points if turn == 0 else -points
         pile.append(card)
         if len(stock) <= WALL_STOCK:
-            return 0
+            return at_the_wall(deal, turn, card, scoring, policy)
         turn = 1 - turn
         hand = hands[turn]
         if policy.takes(hand, card):
@@ -249,7 +266,7 @@ class MasterBot(ExpertBot):
         know = read_view(view)
         ranked = self.rank(view, know, turn)
         if turn.kind == "discard":
-            knocks = [s for s in ranked if s.action.get("type") == "knock"][:1]
+            knocks = [s for s in ranked if s.action.get("type") == "knock" and s.action.get("discard")][:1]
             discards = [s for s in ranked if s.action.get("type") == "discard"][: self.max_candidates]
             big_gin = [s for s in ranked if s.action is turn.big_gin]
             ranked = big_gin + knocks + discards
@@ -311,7 +328,8 @@ class MasterBot(ExpertBot):
         """Adds each candidate's points in ``samples`` new deals (the same deals for every candidate)."""
         for deal in self.determinize(know, samples):
             for candidate in candidates:
-                candidate.points.append(self.evaluate(view, know, candidate.scored.action, deal, scoring))
+                points = self.evaluate(view, know, candidate.scored.action, deal, scoring)
+                candidate.points.append(scoring.multiplier * points)
 
     def pick(self, default: Candidate, best: Candidate) -> Candidate:
         """``best`` if it beats the expert's choice by the margin and by ``z`` standard errors."""
@@ -347,7 +365,7 @@ class MasterBot(ExpertBot):
             deal.hands[0] &= ~(1 << card)
             deal.pile.append(card)
             if len(deal.stock) <= WALL_STOCK:
-                return 0
+                return at_the_wall(deal, 0, card, scoring, self.policy)
             return draw_then_play(deal, 1, scoring, self.policy)
         if kind == "draw" and action.get("source") == "discard":
             top = deal.pile.pop()

@@ -10,12 +10,9 @@ computer analysis, in Gin Rummy's currency (hand points).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
-
-from ginrummy.engine import Rules
-from ginrummy.engine.replay import positions
 
 from .analysis import Action, View
 from .base import read_turn
@@ -87,37 +84,3 @@ def judge(view: View, played: Action, samples: int = REVIEW_SAMPLES) -> Judgemen
     loss = max(0.0, best.points - mine.points)
     shown = estimates[:3] if mine in estimates[:3] else [*estimates[:2], mine]
     return Judgement(played, best.action, loss, verdict(loss), shown)
-
-
-def review(rules: Rules, hands: Sequence[Mapping[str, Any]], samples: int = REVIEW_SAMPLES) -> dict[str, Any]:
-    """A match's review from its hands' records (as exported): every judged decision of each seat, in
-    order (``hand``, ``index`` in the hand's moves, ``seat``, and the :class:`Judgement`), and for each
-    seat its accuracy and how many inaccuracies, mistakes and blunders it made."""
-    moves: list[dict[str, Any]] = []
-    losses: list[list[float]] = [[], []]
-    for position in positions(rules, hands):
-        if not judged(position.view):
-            continue
-        judgement = judge(position.view, position.action, samples)
-        moves.append(
-            {"hand": position.hand, "index": position.index, "seat": position.seat, **judgement.to_json()}
-        )
-        losses[position.seat].append(judgement.loss)
-    seats = []
-    for seat, lost in enumerate(losses):
-        verdicts = [verdict(loss) for loss in lost]
-        seats.append(
-            {
-                "seat": seat,
-                "accuracy": accuracy(lost),
-                "decisions": len(lost),
-                "points_lost": round(sum(lost), 1),
-                **{PLURALS[name]: verdicts.count(name) for name, _ in reversed(THRESHOLDS)},
-            }
-        )
-    return {
-        "seats": seats,
-        "moves": moves,
-        "thresholds": {name: points for name, points in THRESHOLDS},
-        "samples": samples,
-    }

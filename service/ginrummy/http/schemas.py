@@ -153,7 +153,7 @@ class ClockIn(ma.Schema):
         metadata={
             "description": "For people: blitz (3 min per player for the match + 2 s per move), rapid "
             "(10 min + 5 s), classical (30 min + 10 s); for bots: eaai (30 s for the match, no increment: "
-            "the EAAI competition's)"
+            "the EAAI competition's). per_move, bank or increment given beside it replace the preset's own"
         },
     )
     per_move = WholeNumber(
@@ -168,18 +168,10 @@ class ClockIn(ma.Schema):
     )
     increment = WholeNumber(
         validate=validate.Range(min=0, max=600),
-        metadata={"description": "Seconds added per move (0 when left out)"},
+        metadata={
+            "description": "Seconds added per move (0 when left out; beside a preset: instead of its own)"
+        },
     )
-
-    @ma.validates_schema
-    def _a_preset_is_whole(self, data: dict[str, Any], **kwargs: Any) -> None:
-        # A preset fixes every number (rapid: 600 s + 5 s a move): one given beside it would be ignored.
-        given = [name for name in ("per_move", "bank", "increment") if name in data]
-        if data.get("preset") and given:
-            raise ma.ValidationError(
-                f"a preset is a whole time control: give the preset or {', '.join(given)}, not both",
-                field_name="preset",
-            )
 
 
 RATED_DOC = (

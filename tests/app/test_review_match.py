@@ -6,8 +6,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ginrummy.app.reviews import review_match
 from ginrummy.bots import make_bot
-from ginrummy.bots.review import THRESHOLDS, accuracy, judged, review, verdict
+from ginrummy.bots.review import THRESHOLDS, accuracy, judged, verdict
 from ginrummy.engine import Game, Rules, hand_record, seat_view
 from ginrummy.engine.replay import positions
 
@@ -30,7 +31,7 @@ def records_of(bots: tuple[str, str], hands: int, seed: int) -> tuple[Rules, lis
 
 def test_every_judged_decision_is_reviewed_with_the_move_played_and_the_verdict_of_its_loss() -> None:
     rules, records = records_of(("expert", "random"), 2, 7)
-    done = review(rules, records, samples=16)
+    done = review_match(rules, records, samples=16)
     expected = [(p.hand, p.index, p.seat, p.action) for p in positions(rules, records) if judged(p.view)]
     assert [(m["hand"], m["index"], m["seat"], m["played"]) for m in done["moves"]] == expected
     for move in done["moves"]:
@@ -53,4 +54,4 @@ def test_every_judged_decision_is_reviewed_with_the_move_played_and_the_verdict_
 
 def test_a_review_is_the_same_every_time() -> None:
     rules, records = records_of(("simple", "novice"), 1, 3)
-    assert review(rules, records, samples=8) == review(rules, records, samples=8)
+    assert review_match(rules, records, samples=8) == review_match(rules, records, samples=8)
