@@ -17,7 +17,7 @@ from ginrummy.bots import BOTS, make_bot
 from ginrummy.engine.cards import card_text
 from ginrummy.engine.melds import discard_options
 
-from .views import DRAW, OFFER, discard_legal, make_view
+from .views import DRAW, OFFER, discard_legal, make_view, token
 
 FIFTIETH = [{"type": "draw", "source": "discard"}, {"type": "pass"}]
 
@@ -68,18 +68,6 @@ def pinned_views(count: int = 60) -> list[dict[str, Any]]:
     """The fixed views, the same on every run."""
     rng = random.Random(13)
     return [_view(rng, index) for index in range(count)]
-
-
-def token(action: dict[str, Any]) -> str:
-    """A short name for an action: ``take``, ``stock``, ``pass``, ``d:KS`` (discard), ``k:KS`` (knock)."""
-    kind = action["type"]
-    if kind == "draw":
-        return "take" if action["source"] == "discard" else "stock"
-    if kind == "discard":
-        return f"d:{action['card']}"
-    if kind == "knock":
-        return f"k:{action['discard']}" if action.get("discard") else "big-gin"
-    return str(kind)
 
 
 def choices(name: str) -> str:

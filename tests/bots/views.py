@@ -1,4 +1,5 @@
-"""Hand-written seat views in the form of docs/design.md, for table tests of single decisions."""
+"""Hand-written seat views in the form of docs/design.md, for table tests of single decisions, and short
+names for actions."""
 
 from __future__ import annotations
 
@@ -64,3 +65,15 @@ def discard_legal(
 
 OFFER = [{"type": "draw", "source": "discard"}, {"type": "pass"}]
 DRAW = [{"type": "draw", "source": "stock"}, {"type": "draw", "source": "discard"}]
+
+
+def token(action: dict[str, Any]) -> str:
+    """A short name for an action: ``take``, ``stock``, ``pass``, ``d:KS`` (discard), ``k:KS`` (knock)."""
+    kind = action["type"]
+    if kind == "draw":
+        return "take" if action["source"] == "discard" else "stock"
+    if kind == "discard":
+        return f"d:{action['card']}"
+    if kind == "knock":
+        return f"k:{action['discard']}" if action.get("discard") else "big-gin"
+    return str(kind)
