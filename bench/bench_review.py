@@ -1,5 +1,5 @@
-"""A review's cost: the CPU time of reviewing whole matches (``ginrummy.app.reviews.review_match``), hand counts
-and decisions judged, on matches of bots played here with the engine (the same records an export holds).
+"""A review's cost: the CPU time of reviewing whole matches (``ginrummy.app.reviews.review_match``), hand
+counts and decisions judged, on matches of bots played here with the engine (the records an export holds).
 
     .venv/bin/python bench/bench_review.py [--matches 3] [--hands 10] [--samples 48]
 
