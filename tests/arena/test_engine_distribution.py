@@ -20,7 +20,7 @@ from tests.app.test_architecture import imports_of
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "service" / "ginrummy"
 DISTRIBUTED = ("engine", "bots", "arena")
-OPTIONAL: set[Path] = set()
+OPTIONAL = {PACKAGE / "arena" / "aec.py"}  # the pettingzoo extra's
 BUILD_TIMEOUT = 120.0  # seconds: a guard, not a goal
 
 
@@ -61,6 +61,9 @@ def test_the_two_distributions_agree() -> None:
     assert engine["project"]["version"] == service["project"]["version"]
     assert engine["project"]["dependencies"] == []
     assert engine["project"]["scripts"]["ginrummy-arena"] == service["project"]["scripts"]["ginrummy-arena"]
+    extra = engine["project"]["optional-dependencies"]["pettingzoo"]
+    assert extra == service["project"]["optional-dependencies"]["pettingzoo"]
+    assert set(extra) <= set(service["project"]["optional-dependencies"]["test"])  # CI tests the extra
     assert engine["tool"]["setuptools"]["packages"] == [f"ginrummy.{name}" for name in DISTRIBUTED]
     # Every package of those three is listed (setuptools installs only the listed ones).
     found = {

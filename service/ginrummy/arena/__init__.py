@@ -6,7 +6,8 @@ HTTP (:mod:`ginrummy.arena.entrants`); a run is a round robin of its entrants wi
 one process or several, reproducible from its seed (:mod:`ginrummy.arena.runner`); every game can be
 written in the service's export format (:mod:`ginrummy.arena.records`); the results come as a table,
 CSV and JSON with Wilson intervals (:mod:`ginrummy.arena.results`). ``ginrummy-arena`` is the command
-(:mod:`ginrummy.arena.cli`).
+(:mod:`ginrummy.arena.cli`); :mod:`ginrummy.arena.aec` is a PettingZoo environment over the same engine
+(the ``pettingzoo`` extra).
 
 >>> from ginrummy.engine import Rules
 >>> table = Table(tuple(parse_entrants(["novice", "simple"])), Rules.from_options(target=25), seed=3)
