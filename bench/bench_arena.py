@@ -60,13 +60,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=5.0, help="OpenSpiel's timing, with --compare")
     parser.add_argument("--compare", action="store_true", help="run with .bench-env's python (OpenSpiel)")
     args = parser.parse_args(argv)
-    if args.compare and not os.environ.get("GIN_BENCH_COMPARED"):
+    if args.compare and not os.environ.get("ARENA_BENCH_COMPARED"):
         python = ROOT / ".bench-env" / "bin" / "python"
         if not python.exists():
             print(f"no benchmark environment at {python.parent.parent}: see bench/README.md", file=sys.stderr)
             return 2
         command = [str(python), __file__, *(argv if argv is not None else sys.argv[1:])]
-        return subprocess.call(command, env={**os.environ, "GIN_BENCH_COMPARED": "1"})
+        return subprocess.call(command, env={**os.environ, "ARENA_BENCH_COMPARED": "1"})
 
     print(
         f"Python {sys.version.split()[0]} on {os.cpu_count()} CPUs; load average "

@@ -99,7 +99,11 @@ def test_a_forfeited_game_is_recorded_up_to_its_last_finished_hand(tmp_path: Pat
         "        return {'type': 'resign!'}\n"
         "    return view['legal_actions'][0]\n"
     )
-    (record,) = arena_records(tmp_path, f"{bot}:choose", "simple", "--games", "2", "-o", "target=500")[:1]
+    date = "2026-11-24T17:00:00.000Z"
+    (record,) = arena_records(
+        tmp_path, f"{bot}:choose", "simple", "--games", "2", "-o", "target=500", "--date", date
+    )[:1]
+    assert record["started_at"] == record["finished_at"] == date
     assert MatchExportOut().dump(record) == record
     assert record["result"]["end_reason"] == "disqualified" and record["result"]["forfeited_by"] == 0
     assert record["hand_count"] == len(record["hands"]) == 1  # the live hand is abandoned, never revealed

@@ -14,6 +14,7 @@ played; 2 a bad command line or a bot that cannot be loaded; 4 ``--strict`` and 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import sys
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,19 @@ def option(text: str) -> tuple[str, Any]:
     return key, value
 
 
+def iso_date(text: str) -> str:
+    """An ISO 8601 time, kept as written (the records' ``started_at`` and ``finished_at``).
+
+    >>> iso_date("2026-11-24T17:00:00.000Z")
+    '2026-11-24T17:00:00.000Z'
+    """
+    try:
+        dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"an ISO 8601 time such as {EPOCH}, not {text!r}") from None
+    return text
+
+
 def parser() -> argparse.ArgumentParser:
     doc = __doc__ or ""
     made = argparse.ArgumentParser(
@@ -83,7 +97,10 @@ def parser() -> argparse.ArgumentParser:
         "--records", type=Path, metavar="FILE", help="write every game as an export document, NDJSON"
     )
     made.add_argument(
-        "--date", default=EPOCH, help=f"the records' started_at/finished_at (ISO 8601; {EPOCH}: no clock)"
+        "--date",
+        type=iso_date,
+        default=EPOCH,
+        help=f"the records' started_at/finished_at (ISO 8601; {EPOCH}: no clock)",
     )
     made.add_argument(
         "--strict", action="store_true", help="stop at the first forfeit (an illegal answer or an exception)"
