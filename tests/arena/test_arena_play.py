@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ginrummy.arena import Table, parse_entrants, run, schedule, wilson
+from ginrummy.arena import Table, games, parse_entrants, run, schedule, wilson
 from ginrummy.arena.cli import main
 from ginrummy.arena.entrants import EntrantError, load_function
 from ginrummy.engine import Rules
@@ -240,3 +240,12 @@ def test_the_tournament_bench_is_the_arena_and_takes_bot_functions(tmp_path: Pat
     assert (
         tournament.run_pairing("expert", "simple", 2, 1, "standard", 5).a_wins == same.standings()[0]["wins"]
     )
+
+
+def test_a_match_that_does_not_end_stops_the_run_with_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Random players under straight gin may never win a hand: the guard ends the run instead of hanging.
+    monkeypatch.setattr(games, "MAX_DECISIONS", 60)
+    assert main(["random", "random", "--rules", "straight", "--games", "2"]) == 1
+    assert "did not end in 60 decisions" in capsys.readouterr().err

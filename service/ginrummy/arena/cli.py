@@ -7,8 +7,8 @@ in this process or in several, on the real engine — no service, no network.
 
 Every pairing of the entrants plays ``--games`` games, each deal twice with the seats swapped. The same
 ``--seed`` plays the same games again, move for move, with any ``--jobs``. Exit statuses: 0 the run was
-played; 2 a bad command line or a bot that cannot be loaded; 4 ``--strict`` and a bot forfeited a game;
-130 interrupted.
+played; 1 a match did not end (200,000 decisions); 2 a bad command line or a bot that cannot be loaded; 4
+``--strict`` and a bot forfeited a game; 130 interrupted.
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from ginrummy.engine import OPTION_DOCS, PRESETS, Rules
 from ginrummy.engine.errors import BadRulesError
 
 from .entrants import EntrantError, parse_entrants
-from .games import GameOutcome, Table
+from .games import GameOutcome, Table, UnfinishedGame
 from .records import EPOCH
 from .runner import run
 
-EXIT_OK, EXIT_USAGE, EXIT_STRICT, EXIT_INTERRUPTED = 0, 2, 4, 130
+EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE, EXIT_STRICT, EXIT_INTERRUPTED = 0, 1, 2, 4, 130
 _TYPES = {doc["name"]: doc["type"] for doc in OPTION_DOCS}
 
 
@@ -144,6 +144,9 @@ def main(argv: list[str] | None = None) -> int:
     except EntrantError as error:
         print(f"ginrummy-arena: {error}", file=err)
         return EXIT_USAGE
+    except UnfinishedGame as error:  # e.g. random players under straight gin: no hand is ever won
+        print(f"ginrummy-arena: {error}", file=err)
+        return EXIT_UNFINISHED
     except KeyboardInterrupt:
         print("ginrummy-arena: interrupted", file=err)
         return EXIT_INTERRUPTED

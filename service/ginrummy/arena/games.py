@@ -35,6 +35,10 @@ DEAL = {"type": "deal"}
 MAX_DECISIONS = 200_000  # a guard against a match that cannot end: no real one comes near
 
 
+class UnfinishedGame(RuntimeError):
+    """A match that did not end within :data:`MAX_DECISIONS` (players that never win a hand)."""
+
+
 @dataclass(frozen=True)
 class GameTask:
     """Game ``number`` of a run: ``seats`` are the indexes of the entrants in seat 0 and seat 1."""
@@ -144,7 +148,9 @@ def play_game(table: Table, task: GameTask) -> GameOutcome:
         if table.records and game.hand_over and (not hands or hands[-1]["number"] != game.hand_number):
             hands.append(revealed_hand(game, game_id, task.deal_seed))
     else:
-        raise RuntimeError(f"game {task.number} (deal seed {task.deal_seed}) did not finish")
+        raise UnfinishedGame(
+            f"game {task.number} (deal seed {task.deal_seed}) did not end in {MAX_DECISIONS} decisions"
+        )
     if forfeit is not None:
         game.forfeit(forfeit.seat, MatchEnd.DISQUALIFIED)
     return outcome(table, task, game, times, forfeit, hands)
