@@ -162,12 +162,13 @@ def bench_play(seconds: float) -> None:
     bench_openspiel_play(seconds, hands / elapsed)
 
 
-def bench_openspiel_play(seconds: float, ours: float) -> None:
-    """OpenSpiel's C++ gin_rummy played at random from Python, the same loop as ours."""
+def openspiel_random_hands(seconds: float) -> float | None:
+    """Hands per second of OpenSpiel's C++ gin_rummy played at random from Python (chance nodes and
+    moves drawn with a seeded ``random.Random``), or None when OpenSpiel is not installed."""
     try:
         import pyspiel
     except ImportError:
-        return
+        return None
     game = pyspiel.load_game("gin_rummy")
     rng = random.Random(5)
     hands = 0
@@ -181,7 +182,14 @@ def bench_openspiel_play(seconds: float, ours: float) -> None:
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
         hands += 1
-    per_second = hands / (time.perf_counter() - start)
+    return hands / (time.perf_counter() - start)
+
+
+def bench_openspiel_play(seconds: float, ours: float) -> None:
+    """OpenSpiel's C++ gin_rummy played at random from Python, the same loop as ours."""
+    per_second = openspiel_random_hands(seconds)
+    if per_second is None:
+        return
     print("OpenSpiel gin_rummy random play (C++ state, same Python loop)")
     show("hands", per_second, f"(ours is {ours / per_second:.2f}x)")
 

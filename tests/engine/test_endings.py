@@ -1,4 +1,5 @@
-"""Ending a match early: resign, abort, and a forfeit claimed by the service (timeout, abandoned)."""
+"""Ending a match early: resign, abort, and a forfeit claimed by the service (timeout, abandoned) or the
+arena (disqualified)."""
 
 from __future__ import annotations
 
@@ -209,7 +210,7 @@ def test_an_aborted_match_is_over_with_no_winner_and_nothing_scored(seat):
 # -- forfeits claimed by the service ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("reason", ["timeout", "abandoned"])
+@pytest.mark.parametrize("reason", ["timeout", "abandoned", "disqualified"])  # the last: the arena's
 def test_a_seat_out_of_time_or_gone_forfeits(reason):
     game = new_game()
     game.apply(1, {"type": "pass"})

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from ginrummy.engine import Game, Rules, dumps, loads
 from ginrummy.engine.cards import mask_of, parse_cards, texts
@@ -79,6 +81,30 @@ def test_the_history_hides_the_drawn_card_and_the_knock_discard_from_the_opponen
         {"seat": 1, "type": "knock", "discard": "KC"},
         {"seat": 0, "type": "layoff"},
     ]
+
+
+def test_a_history_rendered_move_by_move_is_the_history_rendered_afresh():
+    """hand_history keeps what it rendered for the next view of the same hand: at every move, for every
+    viewer, it equals the history of a copy that never rendered one (loads), and changing a view's
+    history changes no later one."""
+    rng = random.Random(3)
+    game = Game.new(Rules(), rng)
+    for _ in range(400):
+        if game.match_over:
+            break
+        seat = game.to_act if game.to_act is not None else 0
+        assert game.hand is not None
+        for viewer in (0, 1, None):
+            shown = hand_history(game.hand, viewer)
+            fresh = loads(dumps(game)).hand
+            assert fresh is not None and shown == hand_history(fresh, viewer)
+            for item in shown:
+                item["seat"] = "changed by the caller"
+            assert hand_history(game.hand, viewer) == hand_history(fresh, viewer)
+        legal = seat_view(game, seat)["legal_actions"]
+        moves = [a for a in legal if a["kind"] == "play"]
+        game.apply(seat, rng.choice([a for a in moves if a["type"] == "knock"] or moves), rng=rng)
+    assert game.hand_number > 1
 
 
 def test_the_result_lays_both_hands_down_and_the_record_reveals_the_whole_hand():

@@ -127,12 +127,19 @@ class Action:
         return self
 
     def listed(self) -> dict[str, Any]:
-        """The JSON form as `legal_actions` lists it: with its ``kind`` (see :data:`KINDS`).
+        """The JSON form as `legal_actions` lists it: with its ``kind`` (see :data:`KINDS`); a new dict.
 
         >>> Action.resign().listed()
         {'type': 'resign', 'kind': 'match'}
         """
-        return {**self.to_json(), "kind": KINDS[self.type]}
+        form: dict[str, Any] | None = self.__dict__.get("_listed")
+        if form is None:
+            form = {**self.to_json(), "kind": KINDS[self.type]}
+            if self.melds is not None:  # nested lists: not kept, so that no caller shares them
+                return form
+            # Kept on the (frozen) action, whose flat form views list at every turn: a copy is cheaper.
+            self.__dict__["_listed"] = form
+        return dict(form)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form, with canonical card texts."""

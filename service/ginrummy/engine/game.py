@@ -18,7 +18,8 @@ Besides the play (:meth:`Game.legal_actions`), a seat may end the match (:meth:`
 
 - ``resign``: either seat, at any time until the match is over (whoever's turn it is, between hands too).
   It is a forfeit by that seat with the reason ``resigned``; the service forfeits a seat the same way
-  (:meth:`Game.forfeit`) when it runs out of time (``timeout``) or has left the game (``abandoned``).
+  (:meth:`Game.forfeit`) when it runs out of time (``timeout``) or has left the game (``abandoned``), and
+  the arena (:mod:`ginrummy.arena`) a bot that answered an illegal move or raised (``disqualified``).
 - ``abort``: either seat, while hand 1 is live and untouched (no card drawn or taken yet; passing the
   upcard does not count). The match ends with no winner and nothing scored.
 
@@ -67,9 +68,10 @@ class MatchEnd(enum.StrEnum):
     TIMEOUT = "timeout"
     ABANDONED = "abandoned"
     ABORTED = "aborted"
+    DISQUALIFIED = "disqualified"  # the arena's: an illegal answer or an exception (the service refuses them)
 
 
-FORFEITS = (MatchEnd.RESIGNED, MatchEnd.TIMEOUT, MatchEnd.ABANDONED)
+FORFEITS = (MatchEnd.RESIGNED, MatchEnd.TIMEOUT, MatchEnd.ABANDONED, MatchEnd.DISQUALIFIED)
 
 
 @dataclass
@@ -394,8 +396,9 @@ class Game:
 
     def forfeit(self, seat: int, reason: str) -> list[Event]:
         """End the match with `seat` losing it, for `reason`: ``resigned`` (its ``resign``), ``timeout``
-        or ``abandoned`` (claimed by the service). Scored as the module docstring says; returns the
-        events, like :meth:`apply`. Raises GameOverError once the match is over."""
+        or ``abandoned`` (claimed by the service), ``disqualified`` (the arena). Scored as the module
+        docstring says; returns the events, like :meth:`apply`. Raises GameOverError once the match is
+        over."""
         if seat not in SEATS:
             raise NotYourTurnError(f"there is no seat {seat!r}")
         if reason not in FORFEITS:

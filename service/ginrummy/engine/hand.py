@@ -215,6 +215,12 @@ class Hand:
         self.outcome: HandOutcome | None = None
         self.log: list[LogEntry] = []
         self._legal: tuple[int, tuple[Action, ...], frozenset[Action]] | None = None
+        # The history items views.hand_history has rendered, by (viewer, over), for this very log: a log
+        # only grows, so each view renders only the moves made since the one before.
+        self.history_memo: tuple[list[LogEntry], dict[tuple[int | None, bool], list[dict[str, Any]]]] = (
+            self.log,
+            {},
+        )
 
     @classmethod
     def deal(cls, rules: Rules, dealer: int, deck: Sequence[Card]) -> Hand:

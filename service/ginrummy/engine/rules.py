@@ -89,8 +89,11 @@ class Rules:
         return _rules_from_items(tuple(sorted(options.items())))
 
     def to_dict(self) -> dict[str, Any]:
-        """Every option with its value, JSON-safe."""
-        return {name: getattr(self, name) for name in OPTION_NAMES}
+        """Every option with its value, JSON-safe (a new dict)."""
+        made: dict[str, Any] | None = self.__dict__.get("_dict")
+        if made is None:  # made once per (frozen) Rules: every view shows it
+            made = self.__dict__["_dict"] = {name: getattr(self, name) for name in OPTION_NAMES}
+        return dict(made)
 
     def changes(self) -> dict[str, Any]:
         """Only the options that differ from the defaults (a compact form for storage)."""

@@ -25,7 +25,7 @@ from . import melds as _melds
 from .actions import DRAW, KNOCK, LAYOFF, PILE, Action
 from .cards import card_text, mask_of, parse_cards, texts
 from .errors import IllegalActionError
-from .hand import Hand, hand_result
+from .hand import Hand, LogEntry, hand_result
 from .melds import arrangement_json
 
 if TYPE_CHECKING:
@@ -162,24 +162,28 @@ def hand_history(hand: Hand, viewer: int | None) -> list[dict[str, Any]]:
     """The hand's moves as `viewer` saw them (stock draws show the card to the drawer only; the knock
     discard shows once the hand is over)."""
     over = hand.over
-    out = []
-    for entry in hand.log:
-        item = {"seat": entry.seat, **_action_json(entry.action)}
-        kind = entry.action.type
-        if (
-            kind == DRAW
-            and entry.card is not None
-            and (entry.action.source == PILE or entry.seat == viewer or over)
-        ):
-            item["card"] = card_text(entry.card)
-        elif kind == KNOCK:
-            item.pop("melds", None)
-            if not over and entry.seat != viewer:
-                item.pop("discard")
-        elif kind == LAYOFF:
-            item = {"seat": entry.seat, "type": LAYOFF}
-        out.append(item)
-    return out
+    log, memo = hand.history_memo
+    if log is not hand.log:  # a log put in place of the one the memo was made for (loads does)
+        log, memo = hand.history_memo = (hand.log, {})
+    items = memo.setdefault((viewer, over), [])
+    for entry in log[len(items) :]:
+        items.append(_history_item(entry, viewer, over))
+    return [dict(item) for item in items]  # flat dicts: the caller's to change
+
+
+def _history_item(entry: LogEntry, viewer: int | None, over: bool) -> dict[str, Any]:
+    item = {"seat": entry.seat, **_action_json(entry.action)}
+    kind = entry.action.type
+    shown = entry.action.source == PILE or entry.seat == viewer or over
+    if kind == DRAW and entry.card is not None and shown:
+        item["card"] = card_text(entry.card)
+    elif kind == KNOCK:
+        item.pop("melds", None)
+        if not over and entry.seat != viewer:
+            item.pop("discard")
+    elif kind == LAYOFF:
+        item = {"seat": entry.seat, "type": LAYOFF}
+    return item
 
 
 def hand_record(game: Game) -> dict[str, Any]:
