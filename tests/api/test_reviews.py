@@ -47,6 +47,7 @@ def test_a_finished_match_is_reviewed_by_a_worker_and_the_review_is_kept(
     assert "POST" in before["detail"]
     asked = lonely.client.post(f"/v1/games/{game_id}/review")
     assert asked.status_code == 202 and asked.headers["Location"] == f"/v1/games/{game_id}/review"
+    assert asked.headers["Retry-After"] == "2"
     assert asked.get_json()["status"] == "pending" and asked.get_json()["review"] is None
     done = reviewed(lonely, game_id)
     assert done["status"] == "done" and done["finished_at"]

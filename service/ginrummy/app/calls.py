@@ -64,3 +64,4 @@ class Result:
     created: bool = False
     pending: bool = False
     replayed: bool = False
+    retry_after: int | None = None  # seconds after which asking again is worth it (something pending)

@@ -28,6 +28,8 @@ from .errors import ServiceError
 
 log = logging.getLogger(__name__)
 
+POLL_AFTER = 2
+"""Seconds a client is told to wait before it reads a pending review again (``Retry-After``)."""
 LOST_AFTER = 300.0
 """Seconds after which a review still pending is queued again when it is asked for (its job was lost)."""
 
@@ -67,7 +69,8 @@ class Reviews:
             )
         if stored.status == "pending" and self.archiving.read(self.store.again, game_id, LOST_AFTER):
             self.queue.push_review(game_id)
-        return Result(shown(game_id, stored), pending=stored.status == "pending")
+        pending = stored.status == "pending"
+        return Result(shown(game_id, stored), pending=pending, retry_after=POLL_AFTER if pending else None)
 
     def compute(self, game_id: str) -> str:
         """The review of a match asked for (a bot worker's job): ``done``, ``failed`` or ``stale`` (not

@@ -99,9 +99,7 @@ def play_game(table: Table, task: GameTask) -> GameOutcome:
     rng = random.Random(task.deal_seed)
     random.seed(task.deal_seed * 2 + (task.seats[0] > task.seats[1]))
     choosers: list[Chooser] = [
-        make_bot(e.spec, seed=task.deal_seed * 2 + seat).choose
-        if e.house
-        else load_function(e.spec)
+        make_bot(e.spec, seed=task.deal_seed * 2 + seat).choose if e.house else load_function(e.spec)
         for seat, e in enumerate(entrants)
     ]
     omits = [HOUSE_VIEW_OMITS if e.house else frozenset[str]() for e in entrants]

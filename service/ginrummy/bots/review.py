@@ -81,6 +81,6 @@ def judge(view: View, played: Action, samples: int = REVIEW_SAMPLES) -> Judgemen
     estimates = master.analyse(view, also=[played], samples=samples)
     best = estimates[0]
     mine = next(e for e in estimates if e.action == played)
-    loss = max(0.0, best.points - mine.points)
+    loss = round(max(0.0, best.points - mine.points), 2)  # as shown: the verdict agrees with the figure
     shown = estimates[:3] if mine in estimates[:3] else [*estimates[:2], mine]
     return Judgement(played, best.action, loss, verdict(loss), shown)

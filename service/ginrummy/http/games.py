@@ -242,7 +242,7 @@ def hand(game_id: str, number: int) -> Response:
 REVIEW_PENDING = {
     "responses": {
         202: {
-            "description": "Being computed by a bot worker: GET it again in a few seconds",
+            "description": "Being computed by a bot worker: GET it again after `Retry-After` seconds",
             "content": {"application/json": {"schema": schemas.ReviewOut}},
         }
     }

@@ -99,6 +99,8 @@ def respond(result: Result, *, location: str | None = None) -> Response:
         response.headers["Idempotent-Replayed"] = "true"
     if location is not None and (result.created or result.pending):
         response.headers["Location"] = location
+    if result.retry_after is not None:
+        response.headers["Retry-After"] = str(result.retry_after)
     response.headers["Cache-Control"] = "no-store"
     return response
 
