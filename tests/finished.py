@@ -1,6 +1,7 @@
 """Finished matches for the stories that read the archive (tests/sdk, tests/cli), made through the SDK
 against the real service: a player's rated games against the ``simple`` bot, each resigned at once (a
-quick rated result), and a casual match under quick rules played out to its end, hand after hand."""
+quick rated result), and a casual match under quick rules played out to its end, hand after hand (a short
+one, :func:`short_match`, for the stories of reviews: a bot worker judges every decision of it)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ from tests.support import choose
 
 QUICK_RULES = {"target": 25}
 """A played-out match of a few hands: still dealt, played, scored and over like any other."""
+SHORT_RULES = {"target": 30}
+SHORT_SEED = 16
+"""A match of two hands (some 30 moves): its review takes a bot worker a few seconds of CPU."""
 
 
 def unique(prefix: str) -> str:
@@ -60,12 +64,24 @@ def play_history(server: str, *, resigned: int, name: str = "", token: str = "",
             game = client.create_game(bot="simple", rated=True)
             game.resign()
             ids.append(game.game_id)
-        match = client.create_game(bot="simple", options=QUICK_RULES, seed=seed)
-        for _ in range(3000):
-            if not match.your_move:
-                break
-            match.act(choose(dict(match.view)))
-        assert match.match_over, match.view
-        for game_id in [*ids, match.game_id]:
+        played = play_out(client, QUICK_RULES, seed)
+        for game_id in [*ids, played]:
             archived(client, game_id)
-    return History(name, token, ids, match.game_id)
+    return History(name, token, ids, played)
+
+
+def play_out(client: Client, options: dict[str, int], seed: int, name: str | None = None) -> str:
+    """A casual match against ``simple`` under ``options``, played to its end (by ``name``): its id."""
+    match = client.create_game(bot="simple", options=options, seed=seed, name=name)
+    for _ in range(3000):
+        if not match.your_move:
+            break
+        match.act(choose(dict(match.view)))
+    assert match.match_over, match.view
+    return match.game_id
+
+
+def short_match(server: str, seed: int = SHORT_SEED) -> MatchExport:
+    """A short match (:data:`SHORT_RULES`) played out by Ann, no player's: its export, once archived."""
+    with Client(server) as client:
+        return archived(client, play_out(client, SHORT_RULES, seed, name="Ann"))

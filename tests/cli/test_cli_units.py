@@ -18,6 +18,7 @@ from gin_cli.commands import InputError, parse_line
 from gin_cli.main import main, rule_options
 from gin_cli.people import parse_clock
 from gin_cli.replay import Keys, Replay, step_through
+from gin_cli.review import Judged
 from gin_cli.saved import PLAYER, SESSION, Login, Logins, SavedGame, SavedGames
 from gin_cli.screen import Screen
 from ginrummy_client import DECLINE_REASONS
@@ -127,7 +128,7 @@ def test_the_docstring_examples_run() -> None:
 
     for name in (
         "accounts", "challenges", "cards", "commands", "main", "people", "play", "records", "replay",
-        "screen", "watch", "words",
+        "review", "screen", "watch", "words",
     ):  # fmt: skip
         module = importlib.import_module(f"gin_cli.{name}")
         result = doctest.testmod(module)
@@ -235,6 +236,19 @@ def two_hands() -> dict[str, object]:
     }  # fmt: skip
 
 
+def stepped(replay: Replay, pressed: bytes) -> list[str]:
+    """The frames the replay of :func:`two_hands` shows as the keys ``pressed`` are read from a pipe."""
+    read, write = os.pipe()
+    os.write(write, pressed)
+    os.close(write)
+    out = io.StringIO()
+    keys = Keys(read)
+    step_through(Screen(color=False, out=out, live=False), replay, keys)
+    keys.close()
+    os.close(read)
+    return out.getvalue().split("Replay of game gAbc · Ann vs Bob\n")[1:]
+
+
 def test_a_replay_is_stepped_through_with_keys_without_a_service() -> None:
     replay = Replay(two_hands())
     assert [f.kind for f in replay.frames] == [
@@ -250,15 +264,7 @@ def test_a_replay_is_stepped_through_with_keys_without_a_service() -> None:
     assert [replay.next_hand(i) for i in (0, 3, 4, 7)] == [4, 4, 7, 7]
     assert [replay.previous_hand(i) for i in (0, 2, 4, 5, 7)] == [0, 0, 0, 4, 4]
     assert [(s.before, s.after) for s in replay.standings] == [((0, 0), (4, 0)), ((4, 0), (4, 12))]
-    read, write = os.pipe()
-    os.write(write, b"nnpNNxnpq")  # x: no such key; n at the end: nowhere to go
-    os.close(write)
-    out = io.StringIO()
-    keys = Keys(read)
-    step_through(Screen(color=False, out=out, live=False), replay, keys)
-    keys.close()
-    os.close(read)
-    frames = out.getvalue().split("Replay of game gAbc · Ann vs Bob\n")[1:]
+    frames = stepped(replay, b"nnpNNxnpq")  # x: no such key; n at the end: nowhere to go
     assert [frame.splitlines()[0] for frame in frames] == [
         "── Hand 1 · Bob dealt · knock at 10 ─" + "─" * 43,
         "── Hand 1 · Bob dealt · knock at 10 ─" + "─" * 43,
@@ -272,3 +278,64 @@ def test_a_replay_is_stepped_through_with_keys_without_a_service() -> None:
     assert "Final score: Ann 4 · Bob 137" in frames[5] and "Bob wins the match." in frames[5]
     # Ann's hand: as dealt; Bob's: the upcard taken, 9C thrown.
     assert "  Ann  TC KC\n  Bob  7C 2H\n  Stock: 47 · Discard pile: 9C (top)" in frames[2]
+
+
+def test_a_reviewed_replay_shows_the_verdicts_and_goes_from_mark_to_mark_without_a_service() -> None:
+    def judged(
+        hand: int, index: int, played: dict[str, str], best: dict[str, str], loss: float
+    ) -> dict[str, object]:
+        verdict = "blunder" if loss >= 10 else "mistake" if loss >= 5 else None
+        return {
+            "hand": hand,
+            "index": index,
+            "seat": 1,
+            "played": played,
+            "best": best,
+            "loss": loss,
+            "verdict": verdict,
+        }
+
+    take, stock = {"type": "draw", "source": "discard"}, {"type": "draw", "source": "stock"}
+    review = {
+        "seats": [
+            {"seat": 0, "accuracy": 100.0, "decisions": 0, "points_lost": 0.0, "inaccuracies": 0, "mistakes": 0, "blunders": 0},
+            {"seat": 1, "accuracy": 76.0, "decisions": 3, "points_lost": 17.5, "inaccuracies": 0, "mistakes": 1, "blunders": 1},
+        ],
+        "moves": [
+            judged(1, 0, take, {"type": "pass"}, 5.5),
+            judged(1, 1, {"type": "discard", "card": "9C"}, {"type": "discard", "card": "9C"}, 0.0),
+            judged(2, 0, take, stock, 12.0),
+        ],
+        "thresholds": {"blunder": 10.0, "mistake": 5.0, "inaccuracy": 2.0},
+        "samples": 48,
+    }  # fmt: skip
+    replay = Replay(two_hands())
+    replay.notes.update(Judged(Screen(color=False), replay, review).notes())
+    assert [replay.next_mark(i) for i in (0, 1, 5)] == [1, 5, 5]  # frames 1 and 5 are marked moves
+    assert [replay.previous_mark(i) for i in (0, 5, 7)] == [0, 1, 5]
+    frames = stepped(replay, b"mmMnq")
+    assert [re.findall(r"^Move .*\n  .*", frame, re.MULTILINE) for frame in frames] == [
+        [],
+        ["Move 1 of 2: Bob took 2H from the discard pile\n  ?  mistake: better pass (5.5 points given up)"],
+        [
+            "Move 1 of 1: Bob took 2H from the discard pile\n  ?? blunder: better draw from the stock (12.0 points given up)"
+        ],
+        ["Move 1 of 2: Bob took 2H from the discard pile\n  ?  mistake: better pass (5.5 points given up)"],
+        ["Move 2 of 2: Bob discarded 9C\n  good: the best move"],
+    ]
+    assert (
+        frames[0].rstrip().endswith("m/M next/previous marked move (?! inaccuracy · ? mistake · ?? blunder)")
+    )
+
+    text = io.StringIO()
+    Judged(Screen(color=False, out=text), replay, review).render(every=False)
+    assert (
+        "  Bob                 76.0%         3            0        1        1      17.5\n" in text.getvalue()
+    )
+    assert "── Marked moves: 2 of 3 judged ─" in text.getvalue()
+    assert (
+        "  ?   Hand 1 · move 1 · Bob took 2H from the discard pile\n"
+        "        mistake: better pass (5.5 points given up)\n"
+        "  ??  Hand 2 · move 1 · Bob took 2H from the discard pile\n"
+        "        blunder: better draw from the stock (12.0 points given up)\n"
+    ) in text.getvalue()

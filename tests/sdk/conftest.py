@@ -7,13 +7,14 @@ import json
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Generic, TypeVar
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from ginrummy_client import Client
 from ginrummy_client.events import Following
+
+from tests.scripted import Reply, ScriptedService, serving
 
 from .proxy import Proxy
 
@@ -76,47 +77,27 @@ Answer = tuple[int, Mapping[str, str], list[dict[str, Any]]]
 """A stub's answer: status, headers, and the lines of its NDJSON body."""
 
 
-class StubServer(ThreadingHTTPServer):
+class StubServer(ScriptedService):
     """A stub of the service's NDJSON streams: ``answer(query)`` says what each GET gets; ``seen`` keeps
     each GET's query, with its time."""
 
     def __init__(self, answer: Callable[[dict[str, str]], Answer]) -> None:
-        super().__init__(("127.0.0.1", 0), StubHandler)
-        self.answer = answer
-        self.seen: list[tuple[float, dict[str, str]]] = []
+        def reply(method: str, path: str) -> Reply:
+            status, headers, lines = answer(query_of(path))
+            body = "".join(json.dumps(line) + "\n" for line in lines).encode()
+            return status, {"Content-Type": "application/x-ndjson", **headers}, body
+
+        super().__init__(reply)
 
     @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_port}"
+    def seen(self) -> list[tuple[float, dict[str, str]]]:
+        return [(at, query_of(path)) for at, _, path in self.log]
 
 
-class StubHandler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server: StubServer
-
-    def do_GET(self) -> None:  # noqa: N802 - the http.server API
-        query = {name: values[0] for name, values in parse_qs(urlsplit(self.path).query).items()}
-        self.server.seen.append((time.monotonic(), query))
-        status, headers, lines = self.server.answer(query)
-        body = "".join(json.dumps(line) + "\n" for line in lines).encode()
-        self.send_response(status)
-        for name, value in {"Content-Type": "application/x-ndjson", **headers}.items():
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - quiet
-        pass
+def query_of(path: str) -> dict[str, str]:
+    return {name: values[0] for name, values in parse_qs(urlsplit(path).query).items()}
 
 
-@contextlib.contextmanager
-def stub_service(answer: Callable[[dict[str, str]], Answer]) -> Iterator[StubServer]:
+def stub_service(answer: Callable[[dict[str, str]], Answer]) -> contextlib.AbstractContextManager[StubServer]:
     """A :class:`StubServer` serving on a free loopback port (its ``url``)."""
-    server = StubServer(answer)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield server
-    finally:
-        server.shutdown()
-        server.server_close()
+    return serving(StubServer(answer))

@@ -10,13 +10,17 @@ Exit statuses (also in ``gin --help`` and docs/cli.md):
       a terminal to confirm on and without ``--yes``
 3     the service cannot be reached
 4     the service refused the request (the problem's code and detail are printed): a wrong password,
-      too many failed sign-ins (``try again in N s``), a session ended elsewhere…
+      too many failed sign-ins (``try again in N s``), a session ended elsewhere, a game not in the
+      archive (``gin replay``, ``gin review``)…; or the service's review of the match failed
 5     the player left an unfinished game (quit, end of input); ``gin resume`` continues it
 6     nothing to resume (no saved game, or the saved game no longer exists); for ``resign``, ``abort``,
       ``rematch`` and ``replay``: no such saved game
 7     ``gin challenge``: the challenge was not accepted — declined (the reason is printed), expired
       unanswered, or withdrawn from elsewhere
-130   interrupted with Ctrl-C; an unfinished game can be resumed
+8     ``gin review`` (and ``gin replay --review``): the review was still being computed after ``--wait``
+      seconds; it goes on in the service
+130   interrupted with Ctrl-C; an unfinished game can be resumed (``gin review``: waiting stops, the
+      review goes on in the service)
 ====  ===============================================================================
 """
 
@@ -60,6 +64,7 @@ from .people import parse_clock, rating_words, render_leaderboard, render_lobby,
 from .play import EXIT_OK, GameSession, plain, start_rematch
 from .records import parse_when, render_games
 from .replay import Keys, Replay, print_replay, step_through
+from .review import Judged, await_review
 from .saved import API_TOKEN, SESSION, Login, Logins, SavedGame, SavedGames
 from .screen import (
     Screen,
@@ -79,7 +84,16 @@ EXIT_UNREACHABLE = 3
 EXIT_REFUSED = 4
 EXIT_NOTHING_TO_RESUME = 6
 EXIT_NOT_ACCEPTED = 7
+EXIT_STILL_PENDING = 8
 EXIT_INTERRUPTED = 130
+
+REVIEW_EXITS = {
+    "done": EXIT_OK,
+    "failed": EXIT_REFUSED,
+    "pending": EXIT_STILL_PENDING,
+    "stopped": EXIT_INTERRUPTED,
+}
+"""The exit status of each way a wait for a review ends."""
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 
@@ -87,7 +101,7 @@ EPILOG = """\
 exit status: 0 done · 2 bad command line · 3 service unreachable ·
 4 request refused by the service · 5 left an unfinished game (gin resume) ·
 6 nothing to resume · 7 challenge declined, expired or withdrawn ·
-130 interrupted (Ctrl-C)
+8 review still being computed (gin review --wait) · 130 interrupted (Ctrl-C)
 
 environment: GIN_SERVER (default http://127.0.0.1:8000), GIN_TOKEN (an API token
 to act with instead of the saved session, e.g. in CI), NO_COLOR, XDG_CONFIG_HOME
@@ -232,6 +246,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-interactive", action="store_true",
         help="print the whole replay as text (also when stdout is not a terminal)",
     )  # fmt: skip
+    replay.add_argument(
+        "--review", action="store_true",
+        help="with the master's review: each judged move's verdict and the better move (see gin review)",
+    )  # fmt: skip
+    review_wait(replay)
+    review = commands.add_parser(
+        "review", parents=[common],
+        help="the master's review of a finished match: accuracy, inaccuracies, mistakes, blunders",
+    )  # fmt: skip
+    saved_game(review, "the one finished last")
+    review.add_argument(
+        "--all", action="store_true", help="every judged move (default: only the marked ones: ?! ? ??)"
+    )
+    review_wait(review)
     watch = commands.add_parser("watch", parents=[common], help="follow a game live, as a spectator")
     watch.add_argument("game_id", help="the game (gin lobby lists the public games in play)")
     analyze = commands.add_parser(
@@ -241,6 +269,13 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("rules", parents=[common], help="rules presets and options")
     commands.add_parser("bots", parents=[common], help="the computer opponents")
     return parser
+
+
+def review_wait(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument(
+        "--wait", type=float, default=300.0, metavar="SECONDS",
+        help="how long to wait for the review to be computed (default 300; 0: not at all)",
+    )  # fmt: skip
 
 
 def account_commands(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -339,7 +374,7 @@ GAME_ID_ARG = re.compile(r"-[A-Za-z0-9_-]{7,63}(:[A-Za-z0-9_-]+)?")
 VALUE_OPTIONS = {
     "--server", "--rules", "--option", "-o", "--name", "--seed", "--bot", "--game",
     "--clock", "--min-rating", "--max-rating", "--family", "--limit",
-    "--since", "--until", "--opponent", "--result", "--scope", "--session", "--reason",
+    "--since", "--until", "--opponent", "--result", "--scope", "--session", "--reason", "--wait",
 }  # fmt: skip
 
 
@@ -1201,8 +1236,10 @@ class _Runner:
         self.screen.progress(f"Exported {written} game{'' if written == 1 else 's'} of {name}.", final=True)
         return EXIT_OK
 
-    def cmd_replay(self) -> int:
-        game_id = self.args.game_id
+    def _finished_game_id(self) -> str | None:
+        """The finished match ``replay`` and ``review`` are about: the one named, else the one finished
+        last here (read from the server it was played on), else the account's, wherever it was played."""
+        game_id: str | None = self.args.game_id
         finished = None if game_id else self._finished_game(None)
         if finished is not None:
             game_id = finished.game_id
@@ -1212,13 +1249,47 @@ class _Runner:
             last = next(self.client.player_games(self._my_name() or "", limit=1), None)
             game_id = last["game_id"] if last is not None else None
         if not game_id:
-            self.screen.error("no finished game saved here: gin replay GAME_ID (gin games lists them)")
+            command = self.args.command
+            self.screen.error(f"no finished game saved here: gin {command} GAME_ID (gin games lists them)")
+        return game_id or None
+
+    def _review(self, game_id: str) -> tuple[dict[str, Any] | None, int]:
+        """The review of a finished match, asked for and waited for (:func:`await_review`), and the exit
+        status it comes with: 0 done, 4 failed, 8 still pending after ``--wait``, 130 Ctrl-C."""
+        status, outcome = await_review(
+            self.client, self.screen, game_id, self.args.wait, quiet=self.json_mode
+        )
+        return status, REVIEW_EXITS[outcome]
+
+    def cmd_review(self) -> int:
+        game_id = self._finished_game_id()
+        if game_id is None:
+            return EXIT_NOTHING_TO_RESUME
+        export = None if self.json_mode else plain(self.client.export(game_id))  # not archived: said here
+        status, code = self._review(game_id)
+        if self.json_mode and status is not None:
+            self.output(status)
+        if export is None or status is None or code != EXIT_OK:
+            return code
+        Judged(self.screen, Replay(export), status.get("review") or {}).render(every=self.args.all)
+        return EXIT_OK
+
+    def cmd_replay(self) -> int:
+        game_id = self._finished_game_id()
+        if game_id is None:
             return EXIT_NOTHING_TO_RESUME
         export = plain(self.client.export(game_id))
+        status, code = self._review(game_id) if self.args.review else (None, EXIT_OK)
+        if code == EXIT_INTERRUPTED:
+            return code
         if self.json_mode:
-            self.output(export)
-            return EXIT_OK
+            self.output({"export": export, "review": status} if self.args.review else export)
+            return code
+        if code != EXIT_OK:
+            return code
         replay = Replay(export)
+        if status is not None:
+            replay.notes.update(Judged(self.screen, replay, status.get("review") or {}).notes())
         if self.args.no_interactive or not _isatty(sys.stdout):
             print_replay(self.screen, replay)
             return EXIT_OK

@@ -47,6 +47,7 @@ from .screen import (
 
 DECK_SIZE = 52
 KEYS_HELP = "n/Enter next · p previous · N/P next/previous hand · q quit"
+MARKS_HELP = "m/M next/previous marked move (?! inaccuracy · ? mistake · ?? blunder)"
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,15 @@ class Frame:
     pile: tuple[str, ...] = ()
     stock: int = 0
     action: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Note:
+    """A remark shown under a move (``gin replay --review``: the review's verdict and the better move);
+    ``marked``: the move is one the ``m`` key goes to (a review's inaccuracy, mistake or blunder)."""
+
+    parts: tuple[Part, ...]
+    marked: bool = False
 
 
 def hand_frames(index: int, record: Mapping[str, Any]) -> Iterator[Frame]:
@@ -143,7 +153,8 @@ def standings(export: Mapping[str, Any]) -> list[Standing]:
 
 class Replay:
     """A finished match ready to be stepped through: its ``frames`` in order, the score around each hand
-    (``standings``) and the players' ``names``."""
+    (``standings``), the players' ``names``, and the ``notes`` shown under moves, by the ``(hand, step)``
+    of their frame (none, unless the replay is given a review's: :mod:`gin_cli.review`)."""
 
     def __init__(self, export: Mapping[str, Any]) -> None:
         self.export = export
@@ -152,6 +163,7 @@ class Replay:
         self.standings = standings(export)
         self.frames = [frame for i, record in enumerate(self.records) for frame in hand_frames(i, record)]
         self.frames.append(Frame("end", len(self.records)))
+        self.notes: dict[tuple[int, int], Note] = {}
 
     def next_hand(self, at: int) -> int:
         """The frame where the hand after the one of frame ``at`` starts (the end, after the last)."""
@@ -163,6 +175,20 @@ class Replay:
         """The frame where the hand of frame ``at`` starts, or the hand before when ``at`` is its start."""
         starts = [i for i in range(at) if self.frames[i].kind == "deal"]
         return starts[-1] if starts else 0
+
+    def marked(self, index: int) -> bool:
+        """Whether frame ``index`` is a move with a marked note."""
+        frame = self.frames[index]
+        note = self.notes.get((frame.hand, frame.step)) if frame.kind == "move" else None
+        return note is not None and note.marked
+
+    def next_mark(self, at: int) -> int:
+        """The next frame after ``at`` whose move is marked (``at`` itself when there is none)."""
+        return next((i for i in range(at + 1, len(self.frames)) if self.marked(i)), at)
+
+    def previous_mark(self, at: int) -> int:
+        """The last frame before ``at`` whose move is marked (``at`` itself when there is none)."""
+        return next((i for i in range(at - 1, -1, -1) if self.marked(i)), at)
 
     # --- drawing ----------------------------------------------------------------------------------------
 
@@ -211,6 +237,9 @@ class Replay:
             screen.line(
                 f"Move {frame.step} of {moves}: ", *describe_move(screen, dict(frame.action), name, view)
             )
+            note = self.notes.get((frame.hand, frame.step))
+            if note is not None:
+                screen.line("  ", *note.parts)
         width = min(18, max(len(name) for name in self.names)) + 2
         for seat in (0, 1):
             screen.line(f"  {self.names[seat][:18]:<{width}}", *screen.cards(frame.hands[seat]))
@@ -354,6 +383,7 @@ MOVES_BY_KEY = {
     "p": "previous", "\x1b[D": "previous",
     "N": "next hand", "\x1b[B": "next hand",
     "P": "previous hand", "\x1b[A": "previous hand",
+    "m": "next mark", "M": "previous mark",
     "q": "quit", "Q": "quit", "\x04": "quit",
 }  # fmt: skip
 """What each key does (the arrows too: → next, ← previous, ↓ next hand, ↑ previous hand)."""
@@ -364,6 +394,7 @@ def step_through(screen: Screen, replay: Replay, keys: Keys) -> None:
     say, until ``q`` (or the end of input)."""
     at, shown = 0, None
     last = len(replay.frames) - 1
+    marks = any(note.marked for note in replay.notes.values())
     with alternate_screen(screen):
         while True:
             if at != shown:  # a key that moves nowhere (the end, an unknown key) draws nothing again
@@ -377,6 +408,8 @@ def step_through(screen: Screen, replay: Replay, keys: Keys) -> None:
                 )
                 screen.blank()
                 screen.line((f"[{where}] {KEYS_HELP}", "dim"))
+                if marks:
+                    screen.line((MARKS_HELP, "dim"))
             move = MOVES_BY_KEY.get(keys.read())
             if move == "quit":
                 return
@@ -388,6 +421,10 @@ def step_through(screen: Screen, replay: Replay, keys: Keys) -> None:
                 at = replay.next_hand(at)
             elif move == "previous hand":
                 at = replay.previous_hand(at)
+            elif move == "next mark":
+                at = replay.next_mark(at)
+            elif move == "previous mark":
+                at = replay.previous_mark(at)
 
 
 @contextlib.contextmanager

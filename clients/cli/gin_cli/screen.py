@@ -73,6 +73,7 @@ class Screen:
         self.live = (_isatty(self.out) and _isatty(sys.stdin)) if live is None else live
         self._console: Console | None = None
         self._pipe: PipeReader | None = None
+        self._status_written = False
         if color:
             from rich.console import Console  # only when colour is wanted: it is slow to import
 
@@ -123,6 +124,16 @@ class Screen:
             self.err.write(f"\r\x1b[2K{text}" + ("\n" if final else ""))
         elif final:
             self.err.write(text + "\n")
+        self.err.flush()
+
+    def status(self, text: str) -> None:
+        """A line saying what gin waits for, on stderr: redrawn in place at each call on a terminal;
+        elsewhere written once, at the first call (a log gets the line, not its ticks)."""
+        if _isatty(self.err):
+            self.err.write(f"\r\x1b[2K{text}")
+        elif not self._status_written:
+            self.err.write(text + "\n")
+        self._status_written = True
         self.err.flush()
 
     def rule(self, title: str) -> None:

@@ -16,10 +16,11 @@ seat sees it: view, moves, If-Match), ``people`` (a :class:`Player` and a :class
 ``challenges`` (a :class:`Challenge` sent, and the challenges' bodies), ``events`` (the resuming
 :class:`EventFeed`, and what every stream the SDK follows shares), ``account`` (the accounts' bodies and
 the resuming :class:`AccountStream`), ``archive`` (finished matches: a player's games page after page, the
-NDJSON export, their filters), ``errors`` (an exception class per error code), ``models`` (the JSON
-bodies as TypedDicts). None calls another's private methods; ``client`` imports ``game``, ``people``,
-``challenges``, ``account`` and ``archive``, ``game`` and ``account`` import ``events``, all of them
-``transport`` — never back.
+NDJSON export, their filters), ``reviews`` (a finished match's review: asked for, read, waited for),
+``errors`` (an exception class per error code), ``models`` (the JSON bodies as TypedDicts). None calls
+another's private methods; ``client`` imports ``game``, ``people``, ``challenges``, ``account``,
+``archive`` and ``reviews``, ``game`` and ``account`` import ``events``, ``reviews`` imports ``game`` (for
+its paths), all of them ``transport`` — never back.
 """
 
 from ._version import __version__
@@ -89,6 +90,7 @@ from .errors import (
     RematchExists,
     RematchOffered,
     ReviewNotFound,
+    ReviewTimeout,
     SeedNotAllowed,
     SeekIncompatible,
     SeekNotFound,
@@ -144,6 +146,11 @@ from .models import (
     RatingPoint,
     RecentGame,
     Rematch,
+    Review,
+    ReviewEstimate,
+    ReviewMove,
+    ReviewSeat,
+    ReviewStatus,
     RulesInfo,
     SeatPlayer,
     SeekInfo,
@@ -258,7 +265,13 @@ __all__ = [
     "Requestor",
     "RematchExists",
     "RematchOffered",
+    "Review",
+    "ReviewEstimate",
+    "ReviewMove",
     "ReviewNotFound",
+    "ReviewSeat",
+    "ReviewStatus",
+    "ReviewTimeout",
     "RulesInfo",
     "SeatPlayer",
     "SeedNotAllowed",

@@ -20,12 +20,14 @@ ValueError: the server is a URL such as http://127.0.0.1:8000, not '127.0.0.1:80
 from __future__ import annotations
 
 import json
-from collections.abc import Generator, Iterable, Iterator, Mapping
+import time
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from typing import Any, Generic, TypeVar, Unpack, cast, overload
 from urllib.parse import quote
 
 import requests
 
+from . import reviews
 from .account import (
     ACCOUNT_STREAM,
     AccountEventsPage,
@@ -52,6 +54,7 @@ from .models import (
     PlayerGame,
     Profile,
     RatingHistory,
+    ReviewStatus,
     RulesInfo,
     SeekInfo,
 )
@@ -500,6 +503,34 @@ class Client:
         :class:`NotArchived` while it is being played (or for a moment after its end, its record on its
         way to the archive)."""
         return cast(MatchExport, self.requestor.request("GET", game_path(game_id, "export")).data)
+
+    def request_review(self, game_id: str) -> ReviewStatus:
+        """Ask for the review of a finished match — every decision of each seat judged by the master from
+        what that seat knew — and return where it stands: ``pending`` while a bot worker of the service
+        computes it (read it with :meth:`review`, or wait with :meth:`wait_for_review`), ``done`` with the
+        ``review`` when it was there already (asking again costs nothing), ``failed`` never (a failed one
+        is asked for anew). :class:`NotArchived` for a match not (yet) in the archive."""
+        return reviews.request_review(self.requestor, game_id)[0]
+
+    def review(self, game_id: str) -> ReviewStatus:
+        """The review of a finished match as it stands: ``pending``, ``done`` (with ``review``: seats'
+        accuracy and counts, the judged moves) or ``failed`` (ask again). :class:`ReviewNotFound` when
+        none was asked for, :class:`NotArchived` for a match not (yet) in the archive."""
+        return reviews.read_review(self.requestor, game_id)[0]
+
+    def wait_for_review(
+        self,
+        game_id: str,
+        timeout: float | None = 300.0,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> ReviewStatus:
+        """The review of a finished match once it is ``done`` (or has ``failed``), asked for when there is
+        none yet, then read again as the service's ``Retry-After`` says, else after pauses from 0.5 s
+        doubling to 3 s. :class:`ReviewTimeout` when it is still pending after ``timeout`` seconds (None:
+        wait as long as it takes) — the review goes on in the service; :class:`NotArchived` for a match
+        not (yet) in the archive. ``sleep(seconds)`` waits each pause (e.g. to show the time passing)."""
+        return reviews.wait_for_review(self.requestor, game_id, timeout, sleep)
 
     def player_games(
         self, name: str, *, limit: int = 50, **filters: Unpack[GameFilters]

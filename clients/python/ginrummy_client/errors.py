@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from .models import Action, Problem
+from .models import Action, Problem, ReviewStatus
 
 
 class GinClientError(Exception):
@@ -36,6 +36,21 @@ class ConnectionFailed(GinClientError):
     def __init__(self, message: str, *, reason: str = "") -> None:
         super().__init__(message)
         self.reason = reason
+
+
+class ReviewTimeout(GinClientError, TimeoutError):
+    """A review was still being computed when :meth:`~ginrummy_client.Client.wait_for_review` stopped
+    waiting for it. It goes on in the service: read it later (:meth:`~ginrummy_client.Client.review`).
+    ``status`` is the last answer read (``pending``), ``waited`` the seconds waited."""
+
+    def __init__(self, game_id: str, waited: float, status: ReviewStatus) -> None:
+        super().__init__(
+            f"the review of {game_id} was still being computed after {waited:.0f} s"
+            " (it goes on in the service: read it again later)"
+        )
+        self.game_id = game_id
+        self.waited = waited
+        self.status = status
 
 
 class ApiError(GinClientError):

@@ -618,3 +618,70 @@ class RatingHistory(TypedDict):
 
     player: str
     families: dict[str, list[RatingPoint]]
+
+
+# --- reviews: a finished match judged by the master -------------------------------------------------
+
+
+class ReviewEstimate(TypedDict):
+    """One move the master weighed at a decision: its mean ``points`` over the sampled deals (the
+    seat's hand points to come, as the master plays them out) and the expert's words about it."""
+
+    action: Action
+    points: float
+    explanation: str
+
+
+class ReviewMove(TypedDict):
+    """One judged decision: hand ``hand`` (from 1), the move at ``index`` (from 0) of that hand's
+    ``actions`` in the export, made by ``seat``; the move ``played``, the ``best`` the master found, the
+    points the move played gave up (``loss``, at least 0), the ``verdict`` (``inaccuracy``, ``mistake``,
+    ``blunder``, or None: a good move) and up to three ``estimates``, the move played among them. A draw
+    names no card (the drawer did not know it): the record's entry at ``index`` does."""
+
+    hand: int
+    index: int
+    seat: int
+    played: Action
+    best: Action
+    loss: float
+    verdict: str | None
+    estimates: list[ReviewEstimate]
+
+
+class ReviewSeat(TypedDict):
+    """A seat's figures: ``accuracy`` (0–100: the mean over its decisions of ``1 - loss/25``), how many
+    ``decisions`` were judged, the ``points_lost`` in all, and how many were ``inaccuracies``,
+    ``mistakes`` and ``blunders``."""
+
+    seat: int
+    accuracy: float
+    decisions: int
+    points_lost: float
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+
+
+class Review(TypedDict):
+    """A finished match reviewed: ``seats`` (by seat), the judged ``moves`` in the order they were
+    made, the ``thresholds`` (points given up from which each verdict is given: ``{"blunder": 10.0,
+    "mistake": 5.0, "inaccuracy": 2.0}``) and how many deals each decision was played out over
+    (``samples``)."""
+
+    seats: list[ReviewSeat]
+    moves: list[ReviewMove]
+    thresholds: dict[str, float]
+    samples: int
+
+
+class ReviewStatus(TypedDict):
+    """``POST``/``GET /v1/games/{id}/review``: the review's ``status`` — ``pending`` (a bot worker is
+    computing it), ``done`` (``review`` is there) or ``failed`` (it may be asked for again) —, when it was
+    asked for (``requested_at``) and finished (``finished_at``, None while pending), ISO 8601."""
+
+    game_id: str
+    status: str
+    requested_at: str
+    finished_at: str | None
+    review: Review | None
