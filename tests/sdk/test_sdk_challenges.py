@@ -25,6 +25,7 @@ from ginrummy_client import (
     ChallengeNotFound,
     ChallengeSelf,
     Client,
+    NotArchived,
     PlayerNotFound,
     PlayerRequired,
     RatedNeedsPreset,
@@ -129,9 +130,18 @@ def test_a_bot_account_is_challenged_accepts_declines_and_is_told_of_all(
     finally:
         listener.stop()
         mine.stop()
-    # An account that has played may not become a bot.
+    # An account that has played may not become a bot (once the game is archived, a moment after it ends).
+    wait_until(lambda: archived(person, game.game_id), "the resigned game in the archive", timeout=30)
     with pytest.raises(AccountHasGames):
         person.become_bot()
+
+
+def archived(client: Client, game_id: str) -> bool:
+    try:
+        client.export(game_id)
+    except NotArchived:
+        return False
+    return True
 
 
 def test_the_account_stream_starts_with_the_present_and_resumes_after_its_last_id(
