@@ -109,7 +109,7 @@ export class Api {
       const problem = data && typeof data === "object" ? data : { detail: text.slice(0, 200) };
       throw new ApiError(response.status, problem, retryAfterOf(response));
     }
-    return { status: response.status, data, etag: response.headers.get("ETag") };
+    return { status: response.status, data, etag: response.headers.get("ETag"), retryAfter: retryAfterOf(response) };
   }
 
   // --- reference -------------------------------------------------------------------------------------
@@ -315,6 +315,12 @@ export class Api {
   /** A finished match in one document (ginrummy.match): players, rules, result and every hand's record. */
   async exportGame(gameId) {
     return (await this.request("GET", `/v1/games/${encodeURIComponent(gameId)}/export`)).data;
+  }
+  /** The master's review of a finished match: {status: 202 (pending) or 200 (done or failed), data:
+   * {status, review, …}, retryAfter}; 404 review_not_found when none was asked for. `ask`: POST, asking for
+   * one (202 while a bot worker computes it; 200 if it is there already). */
+  async review(gameId, { ask = false, signal } = {}) {
+    return this.request(ask ? "POST" : "GET", `/v1/games/${encodeURIComponent(gameId)}/review`, { signal });
   }
 
   // --- events ----------------------------------------------------------------------------------------

@@ -15,11 +15,16 @@
 // the knocker's cards once they are laid down. It opens as the player the replay was opened for (the
 // games list's or the profile's player, or the account signed in) when that player sat in the game, and
 // otherwise as a review. Keys: ← → a move, ↑ ↓ a hand, Home and End the first and last step.
+//
+// The master's review (review.js) sits at the top of the side panel: read at once if there is one, else
+// asked for with a button and waited for; once there, its marks go on the moves of the list and on the table
+// when the step shown is a marked move.
 
 import { ApiError } from "./api.js";
 import { cardBack, cardFace, cardName, sortCards } from "./cards.js";
 import { add, clear, h } from "./dom.js";
 import { describeMove } from "./moves.js";
+import { judgedMoves, markButton, ReviewRequest, ReviewTip, summaryBlocks, VERDICTS, verdictCallout, verdictSign } from "./review.js";
 import { focusHeading, pageFrame, pageHref, playerLabel, seatNames, when } from "./site.js";
 import { END_TEXT, gameOverPanel, handDetails, handHeading, matchEnd, withCards } from "./table.js";
 
@@ -110,6 +115,9 @@ export class ReplayViewer {
     this.show = "review";
     this.stopped = false;
     this.onKey = (event) => this.keydown(event);
+    this.review = null; // the master's review: a ReviewRequest, once the match is read
+    this.judged = new Map(); // its judged moves, by "<hand>:<index>"
+    this.tip = null;
   }
 
   async start() {
@@ -135,6 +143,7 @@ export class ReplayViewer {
     this.frames.push({ kind: "end", hand: this.records.length, step: 0 });
     this.show = this.defaultShow(player);
     this.at = this.startFrame();
+    this.startReview();
     this.draw();
     document.addEventListener("keydown", this.onKey);
   }
@@ -142,6 +151,8 @@ export class ReplayViewer {
   stop() {
     this.stopped = true;
     document.removeEventListener("keydown", this.onKey);
+    this.review?.stop();
+    this.tip?.remove();
   }
 
   /** The seat of the player the replay was opened for (or of the account signed in), else a review. */
@@ -291,7 +302,7 @@ export class ReplayViewer {
     return this.show === "review" || this.show === String(seat) || frame.kind === "result" || frame.laidDown?.[seat];
   }
 
-  drawStep() {
+  drawStep({ announce = true } = {}) {
     const frame = this.frames[this.at];
     const replay = this.body.querySelector("#replay");
     replay.dataset.frame = String(this.at);
@@ -319,20 +330,24 @@ export class ReplayViewer {
         ? "As a spectator saw them: the hands stay face down (but the cards taken from the pile) until the hand is over."
         : `As ${names[Number(this.show)]} saw them: ${names[1 - Number(this.show)]}'s hand stays face down (but the cards taken from the pile) until the hand is over.`;
     // A move of the list had the focus: the list is drawn again, and the focus goes to the current move.
-    const inList = this.side.contains(document.activeElement) && document.activeElement.dataset.step;
+    const inList = this.side.contains(document.activeElement) && (document.activeElement.dataset.step || document.activeElement.dataset.mark);
     if (frame.kind === "end") this.drawEnd();
     else this.drawHandStep(frame, record);
-    this.say(frame.kind === "end" ? this.body.querySelector("#replay-end h2") : this.body.querySelector("#replay-move"), where);
+    if (announce) this.say(frame.kind === "end" ? ["#replay-end h2"] : ["#replay-move", "#replay-verdict"], where);
     if (inList) (this.side.querySelector("[aria-current=step] button") || this.body.querySelector("[data-action=replay-next]"))?.focus();
     this.ctx.ui.setAddress?.(this.address(frame));
   }
 
-  /** Tell a screen reader the step: where it is, then the move (its cards as words: "7 of hearts"). */
-  say(element, where) {
-    const copy = element?.cloneNode(true);
-    if (!copy) return;
-    for (const card of copy.querySelectorAll("[data-card]")) card.replaceWith(cardName(card.dataset.card));
-    this.body.querySelector("#replay-said").textContent = `${where}. ${copy.textContent.replace(/\s+/g, " ").trim()}`;
+  /** Tell a screen reader the step: where it is, then the move and the master's verdict on it, if any (their
+   * cards as words: "7 of hearts"). */
+  say(selectors, where) {
+    const said = selectors.map((selector) => {
+      const copy = this.body.querySelector(selector)?.cloneNode(true);
+      if (!copy) return "";
+      for (const card of copy.querySelectorAll("[data-card]")) card.replaceWith(cardName(card.dataset.card));
+      return copy.textContent.replace(/\s+/g, " ").trim();
+    }).filter(Boolean);
+    if (said.length) this.body.querySelector("#replay-said").textContent = `${where}. ${said.join(" ")}`;
   }
 
   address(frame) {
@@ -359,10 +374,11 @@ export class ReplayViewer {
     const felt = h("section", { id: "replay-table", class: "felt replay-table", "aria-label": "The table" });
     const nextSeat = frame.kind === "result" ? null : (record.actions || [])[frame.step]?.seat;
     const drawn = frame.action?.type === "draw" ? frame.action.card : null;
-    felt.append(
+    add(felt,
       this.seatRow(frame, 1 - bottom, record, nextSeat, drawn),
       this.centre(frame),
       h("p", { id: "replay-move", class: "prompt" }, this.caption(frame, record)),
+      frame.kind === "move" ? this.callout(frame) : null,
       this.seatRow(frame, bottom, record, nextSeat, drawn));
     stage.append(felt);
     const standing = this.standings[frame.hand] || [];
@@ -444,17 +460,22 @@ export class ReplayViewer {
     const actions = record.actions || [];
     const played = frame.kind === "result" ? actions.length : frame.step;
     const list = h("ol", { class: "log", id: "replay-moves", "aria-label": `Moves of hand ${frame.hand + 1}` });
+    this.tip?.hide();
     actions.slice(0, played).forEach((action, i) => {
       const step = i + 1;
       const index = this.frames.findIndex((f) => f.hand === frame.hand && f.step === step);
-      list.append(h("li", { "aria-current": step === frame.step && frame.kind === "move" ? "step" : null },
-        h("button", { type: "button", class: "step", "data-step": step, onclick: () => this.go(index) },
-          withCards(describeMove(this.seenAction(action, this.frames[index]), names, record)))));
+      const marked = this.marked(frame.hand, i);
+      list.append(h("li", { "aria-current": step === frame.step && frame.kind === "move" ? "step" : null, "data-index": i, "data-verdict": marked?.verdict },
+        h("div", { class: "move-row" },
+          h("button", { type: "button", class: "step", "data-step": step, onclick: () => this.go(index) },
+            withCards(describeMove(this.seenAction(action, this.frames[index]), names, record))),
+          marked ? markButton(marked, this.markContext(marked)) : null)));
     });
     if (played < actions.length) {
       const more = actions.length - played;
       list.append(h("li", { class: "later" }, `${more} more move${more === 1 ? "" : "s"} to come`));
     }
+    side.append(this.reviewBox);
     side.append(h("section", { class: "moves" }, h("h3", {}, `Hand ${record.number ?? frame.hand + 1}: moves`), played ? list : h("p", { class: "note" }, `The deal: ${actions.length} moves to come.`)));
     side.append(this.handsTable());
     list.scrollTop = list.scrollHeight; // the current move (the last played) in sight
@@ -496,6 +517,131 @@ export class ReplayViewer {
     if (links.length) panel.append(h("p", { class: "note" }, links.map((link, i) => [i ? " · " : "", link])));
     stage.append(panel);
     const side = clear(this.side);
-    side.append(this.handsTable());
+    this.tip?.hide();
+    side.append(this.reviewBox, this.handsTable());
+  }
+
+  // --- the master's review ------------------------------------------------------------------------------------
+  /** The review's box (kept across the steps) and its request: read at once, asked for with its button. */
+  startReview() {
+    this.review?.stop();
+    this.tip?.remove();
+    this.tip = new ReviewTip();
+    this.judged = new Map();
+    this.reviewBody = h("div", { class: "review-body" });
+    this.reviewBox = h("section", { id: "review", class: "review-box", "aria-labelledby": "review-title", "data-status": "loading" },
+      h("h3", { id: "review-title", tabindex: "-1" }, "The master's review"), this.reviewBody);
+    this.review = new ReviewRequest(this.ctx.api, this.gameId, (state) => this.reviewChanged(state));
+    this.review.load();
+  }
+
+  reviewChanged(state) {
+    if (this.stopped) return;
+    const had = this.judged.size > 0;
+    this.judged = state.status === "done" ? judgedMoves(state.review) : new Map();
+    const focused = this.reviewBody.contains(document.activeElement);
+    this.drawReview(state);
+    // The button pressed is gone: the focus goes to the new one to press, else to the box's heading.
+    const next = ["none", "failed", "error"].includes(state.status) ? this.reviewBody.querySelector("button") : null;
+    if (focused) (next || this.reviewBox.querySelector("#review-title")).focus();
+    if (state.status === "done" || had) this.drawStep({ announce: false }); // the marks on the moves, the table
+    // Said in the replay's own live region (the box is taken out and put back at each step).
+    const said = this.reviewWords(state);
+    const region = this.body.querySelector("#replay-said");
+    if (said && region) region.textContent = said;
+  }
+
+  /** What a screen reader hears when the review's state changes (nothing for the quiet ones). */
+  reviewWords(state) {
+    switch (state.status) {
+      case "pending":
+        return state.long || state.trouble ? "" : "The master is reviewing the match.";
+      case "done":
+        return `The master's review is ready: ${(state.review.seats || []).map((s) => `${this.names[s.seat]} ${Number(s.accuracy).toFixed(1)} % accuracy`).join(", ")}.`;
+      case "failed":
+        return "The master could not review this match.";
+      case "error":
+        return "The review cannot be read.";
+      default:
+        return "";
+    }
+  }
+
+  drawReview(state) {
+    const names = this.names;
+    const body = clear(this.reviewBody);
+    this.reviewBox.dataset.status = state.status;
+    const button = (label, action, onclick, primary = false) => h("button", { type: "button", class: `btn ${primary ? "primary" : ""}`.trim(), "data-action": action, onclick }, label);
+    const waiting = (...text) => h("p", { class: "waiting review-waiting" }, h("span", { class: "spinner", "aria-hidden": "true" }), h("span", {}, ...text));
+    switch (state.status) {
+      case "loading":
+        body.append(h("p", { class: "note" }, "Looking for the master's review…"));
+        break;
+      case "none":
+        body.append(
+          h("p", { class: "note" }, "The master can judge every decision of both players from what each knew then: the points each move gave up, and the better move."),
+          h("div", { class: "buttons" }, button("Ask the master for a review", "review-ask", () => this.review.ask(), true)));
+        break;
+      case "asking":
+        body.append(waiting("Asking the master…"));
+        break;
+      case "pending":
+        body.append(waiting("The master is reviewing the match, every decision of both players. It takes a few seconds to a minute; then the marks appear here and on the moves."));
+        if (state.long) body.append(h("p", { class: "note", "data-state": "long" }, "It is taking longer than usual: the service's bot workers are busy (or none is running). The page keeps asking."));
+        if (state.trouble) body.append(h("p", { class: "note", "data-state": "trouble" }, `The last look did not get through (${this.ctx.ui.explain(state.trouble)}); the page tries again.`));
+        break;
+      case "done": {
+        const review = state.review;
+        const marked = (review.moves || []).filter((move) => VERDICTS[move.verdict]);
+        const thresholds = review.thresholds || {};
+        body.append(summaryBlocks(review, names),
+          h("p", { class: "note review-legend" }, "Marks on the moves: ",
+            Object.entries(VERDICTS).map(([verdict, v], i) => [i ? ", " : "", verdictSign(verdict), ` ${v.word.toLowerCase()}${thresholds[verdict] ? ` (${thresholds[verdict]}+ points)` : ""}`]),
+            ". Hover, focus or tap a mark for the better move."),
+          marked.length ? this.markedList(marked) : h("p", { class: "note" }, "No move is marked: none gave up 2 points or more."));
+        break;
+      }
+      case "failed":
+        body.append(h("p", {}, "The master could not review this match."), h("div", { class: "buttons" }, button("Ask again", "review-ask", () => this.review.ask())));
+        break;
+      default:
+        body.append(h("p", { class: "field-error", id: "review-problem" }, `The review cannot be read: ${this.ctx.ui.explain(state.error)}`),
+          h("div", { class: "buttons" }, button("Try again", "review-retry", () => this.review.load())));
+    }
+  }
+
+  /** Every marked move of the match, each a button to its step. */
+  markedList(marked) {
+    const names = this.names;
+    const items = marked.map((move) => {
+      const index = this.frames.findIndex((f) => f.hand === move.hand - 1 && f.step === move.index + 1);
+      const record = this.records[move.hand - 1];
+      const action = record?.actions?.[move.index];
+      if (index < 0 || !action) return null;
+      return h("li", { "data-verdict": move.verdict },
+        h("button", { type: "button", class: "step", "data-go": index, onclick: () => this.go(index) },
+          verdictSign(move.verdict), h("span", { class: "visually-hidden" }, `${VERDICTS[move.verdict].word}: `),
+          ` Hand ${record.number ?? move.hand}, move ${move.index + 1}: `, withCards(describeMove(this.seenAction(action, this.frames[index]), names, record))));
+    });
+    return h("details", { class: "review-marks" }, h("summary", {}, `The marked moves (${marked.length})`), h("ol", { class: "log" }, items));
+  }
+
+  /** The judged move of this hand (0-based) and action index, if it has a verdict. */
+  marked(hand, index) {
+    const move = this.judged.get(`${hand + 1}:${index}`);
+    return move && VERDICTS[move.verdict] ? move : null;
+  }
+
+  /** What a mark says of its move: who played it, the pile's top card before it, the deals it was judged over. */
+  markContext(move) {
+    const before = this.frames.find((f) => f.hand === move.hand - 1 && f.step === move.index);
+    const pile = before?.pile || [];
+    return { who: this.names[move.seat], pileTop: pile[pile.length - 1], samples: this.review?.state.review?.samples, tip: this.tip };
+  }
+
+  /** The master's verdict, large, on the table when the step shown is a marked move. */
+  callout(frame) {
+    const move = this.marked(frame.hand, frame.step - 1);
+    return move ? verdictCallout(move, this.markContext(move)) : null;
   }
 }
