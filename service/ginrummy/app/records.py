@@ -90,8 +90,8 @@ def _summary(row: dict[str, Any]) -> dict[str, Any]:
         "opponent": row["opponent_name"],
         "points": [row["points"], row["opponent_points"]],
         "hands": row["hands"],
-        "started_at": _iso(row["started_at"]),
-        "finished_at": _iso(row["finished_at"]),
+        "started_at": iso(row["started_at"]),
+        "finished_at": iso(row["finished_at"]),
         "rating": change,
         "export": f"/v1/games/{game_id}/export",
     }
@@ -109,7 +109,8 @@ def export_line(document: str, hands: str, changes: list[dict[str, Any] | None])
     return f'{members}{comma}"hands":[{hands}],"ratings":{shown}}}\n'.encode()
 
 
-def _iso(at: dt.datetime) -> str:
+def iso(at: dt.datetime) -> str:
+    """A time as the archive's documents write it: ISO 8601 in UTC, milliseconds, ``Z``."""
     return at.astimezone(dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
@@ -190,7 +191,7 @@ class Records:
             families.setdefault(row["family"], []).append(
                 {
                     "game_id": row["game_id"],
-                    "at": _iso(row["at"]),
+                    "at": iso(row["at"]),
                     "before": before,
                     "after": ratings.shown(row["mu_after"], row["sigma_after"]),
                 }

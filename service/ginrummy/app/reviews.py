@@ -25,6 +25,7 @@ from . import security
 from .archiving import Archiving
 from .calls import Result
 from .errors import ServiceError
+from .records import iso
 
 log = logging.getLogger(__name__)
 
@@ -97,8 +98,8 @@ def shown(game_id: str, stored: StoredReview) -> dict[str, Any]:
     return {
         "game_id": game_id,
         "status": stored.status,
-        "requested_at": stored.requested_at.isoformat(),
-        "finished_at": stored.finished_at.isoformat() if stored.finished_at else None,
+        "requested_at": iso(stored.requested_at),
+        "finished_at": iso(stored.finished_at) if stored.finished_at else None,
         "review": orjson.loads(stored.review) if stored.review is not None else None,
     }
 

@@ -265,13 +265,18 @@ class MasterBot(ExpertBot):
             return [Estimate(action, 0.0, 0, self.rank(view, read_view(view), turn)[0].explanation)]
         know = read_view(view)
         ranked = self.rank(view, know, turn)
+        words = [(s.action, s.explanation) for s in ranked]  # the expert's, for every move it ranked
         if turn.kind == "discard":
             knocks = [s for s in ranked if s.action.get("type") == "knock" and s.action.get("discard")][:1]
             discards = [s for s in ranked if s.action.get("type") == "discard"][: self.max_candidates]
             big_gin = [s for s in ranked if s.action is turn.big_gin]
             ranked = big_gin + knocks + discards
         considered = [s.action for s in ranked]
-        ranked += [Scored(a, float("-inf"), "") for a in also if a not in considered]
+        ranked += [
+            Scored(a, float("-inf"), next((w for b, w in words if b == a), ""))
+            for a in also
+            if a not in considered
+        ]
         candidates = [Candidate(s, []) for s in ranked]
         self.play(view, know, candidates, samples or self.analysis_samples, Scoring.of(view, know))
         candidates.sort(key=lambda c: -c.mean)
