@@ -8,7 +8,9 @@ import time
 import uuid
 from typing import Any
 
+import pytest
 from flask import Flask
+from ginrummy.app import reading
 from ginrummy.bot_worker import Worker
 from ginrummy.store.bot_jobs import ALIVE, JOBS, BotQueue
 
@@ -141,3 +143,24 @@ def test_without_a_worker_the_hint_is_the_expert_s_at_once(lonely: Table) -> Non
     view = my_turn(me)
     advice = me.get("/hint").get_json()
     assert advice["by"] == "expert" and advice["action"] in view["legal_actions"]
+
+
+def test_a_master_turn_whose_job_was_lost_is_queued_again_when_the_game_is_read(
+    lonely: Table, lonely_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    services = services_of(lonely_app)
+    queue = services.bot_queue
+    queue.client.set(ALIVE, "a worker said so", ex=60)
+    me = lonely.create(opponent=MASTER, seed=9)[0]
+    view = bot_to_act(me)
+    queue.prepare()
+    while lost := queue.take("sweeper", 0):  # the jobs are lost (as if the web process died meanwhile)
+        queue.done(lost[0])
+    monkeypatch.setattr(reading, "REQUEUE_AFTER_MS", 0)  # (instead of waiting 30 s)
+    me.view()
+    again = queue.take("sweeper", 0)
+    assert [(job.game_id, job.version, job.kind) for job in again] == [(me.game_id, view["version"], "move")]
+    queue.done(again[0])
+    me.view()  # read again at once: not queued twice within NUDGE_EVERY
+    assert queue.take("sweeper", 0) == []
+    assert services.bot_turns.play(me.game_id, view["version"]) == "played"

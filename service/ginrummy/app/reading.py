@@ -10,6 +10,7 @@ import orjson
 
 from ginrummy import bots
 
+from . import clocks, dealing
 from .bookkeeping import Bookkeeping
 from .calls import Result
 from .config import Config
@@ -20,6 +21,8 @@ from .render import view
 from .seats import Seating, players_json
 from .unit_of_work import UnitOfWork
 
+REQUEUE_AFTER_MS = 30_000
+"""A searching bot's turn still not played this long after the last change is queued again when read."""
 HINT_WAIT = 10.0
 """Seconds a hint request waits for a bot worker's master hint before it answers with the expert's."""
 
@@ -39,7 +42,17 @@ class Reading:
     def get_view(self, game_id: str, token: str | None) -> Result:
         match = self.life.enforce_clock(self.work.load(game_id))
         seat = self.seating.seat_in(match.meta, token)
+        self._requeue_if_stalled(match)
         return Result(view(match, seat), version=match.version)
+
+    def _requeue_if_stalled(self, match: Match) -> None:
+        """A searching bot still to act long after the last change (its job was lost: the web process
+        that committed died before queueing it) is queued again — at most once a while per game."""
+        changed = match.meta.last_change_ms
+        if changed is None or clocks.now_ms() - changed < REQUEUE_AFTER_MS:
+            return
+        if dealing.awaits_bot_worker(match):
+            self.work.bots.nudge(match.game_id, match.version)
 
     def hand(self, game_id: str, number: int, token: str | None) -> Result:
         match = self.work.load(game_id)

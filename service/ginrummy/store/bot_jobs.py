@@ -11,6 +11,8 @@ Keys (one hash slot, ``{bots}``, so that a Redis Cluster keeps them together):
                           worker.
 ``gin:{bots}:alive``      set (with a short expiry) by every running worker: whether a bot that needs a
                           worker may be offered
+``gin:{<G>}:bq``          set for :data:`NUDGE_EVERY` seconds when game ``<G>``'s stalled turn is queued
+                          again (:meth:`BotQueue.nudge`)
 ``gin:{<G>}:hint``        hash ``<version>:<seat> -> the master's hint`` (JSON) of game ``<G>``, written by
                           the worker of a ``hint`` job (expires after :data:`HINT_TTL`); the request that
                           asked waits for it on the notification channel ``gin:{<G>.hint}:n``
@@ -42,6 +44,7 @@ GROUP = "workers"
 MAXLEN = 100_000  # the stream is a queue: acknowledged jobs are deleted; this bounds a backlog of dead ones
 RECLAIM_MS = 30_000  # a job unacknowledged this long goes to another worker
 ALIVE_TTL = 15  # seconds a worker's sign of life lasts (it renews it every few seconds)
+NUDGE_EVERY = 30  # seconds between two re-queuings of one game's stalled turn (see nudge)
 HINT_TTL = 600  # seconds a game's hints are kept (a version's hint is asked for once or twice)
 
 LEAVE_LUA = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
@@ -74,6 +77,14 @@ class BotQueue:
     def push(self, game_id: str, version: int) -> None:
         """Queue the bot's turn in ``game_id`` at ``version``."""
         self.client.xadd(JOBS, {"game": game_id, "version": version}, maxlen=MAXLEN, approximate=True)
+
+    def nudge(self, game_id: str, version: int) -> bool:
+        """Queue the bot's turn again, unless it was queued again in the last :data:`NUDGE_EVERY` seconds
+        (a key in the game's slot says so): True when it was."""
+        if not self.client.set(f"gin:{{{game_id}}}:bq", version, nx=True, ex=NUDGE_EVERY):
+            return False
+        self.push(game_id, version)
+        return True
 
     def push_review(self, game_id: str) -> None:
         """Queue the review of an archived match."""
