@@ -8,6 +8,7 @@ match (:class:`~ginrummy.store.reviews.ReviewStore`).
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import time
 from collections.abc import Mapping, Sequence
@@ -19,7 +20,7 @@ from ginrummy.bots.review import PLURALS, REVIEW_SAMPLES, THRESHOLDS, accuracy, 
 from ginrummy.engine import Rules
 from ginrummy.engine.replay import positions
 from ginrummy.store.bot_jobs import BotQueue
-from ginrummy.store.reviews import ReviewStore, StoredReview
+from ginrummy.store.reviews import GameNotArchived, ReviewStore, StoredReview
 
 from . import security
 from .archiving import Archiving
@@ -53,30 +54,37 @@ class Reviews:
 
     def request(self, game_id: str) -> Result:
         security.check_game_id(game_id)
-        if self.archiving.read(self.archiving.archive.match, game_id) is None:
-            raise not_archived(game_id)
-        if self.archiving.read(self.store.request, game_id):
+        try:
+            due = self.archiving.read(self.store.request, game_id)
+        except GameNotArchived:
+            raise not_archived(game_id) from None
+        if due:
             self.queue.push_review(game_id)
         return self.get(game_id)
 
     def get(self, game_id: str) -> Result:
         security.check_game_id(game_id)
-        stored = self.archiving.read(self.store.get, game_id)
+        try:
+            stored = self.archiving.read(self.store.get, game_id)
+        except GameNotArchived:
+            raise not_archived(game_id) from None
         if stored is None:
-            if self.archiving.read(self.archiving.archive.match, game_id) is None:
-                raise not_archived(game_id)
             raise ServiceError(
                 "review_not_found", f"no review of {game_id!r} was asked for: POST …/review asks for one"
             )
-        if stored.status == "pending" and self.archiving.read(self.store.again, game_id, LOST_AFTER):
-            self.queue.push_review(game_id)
         pending = stored.status == "pending"
+        waited = (dt.datetime.now(dt.UTC) - stored.requested_at).total_seconds()
+        if pending and waited > LOST_AFTER and self.archiving.read(self.store.again, game_id, LOST_AFTER):
+            self.queue.push_review(game_id)
         return Result(shown(game_id, stored), pending=pending, retry_after=POLL_AFTER if pending else None)
 
     def compute(self, game_id: str) -> str:
         """The review of a match asked for (a bot worker's job): ``done``, ``failed`` or ``stale`` (not
         pending: done meanwhile, or never asked for)."""
-        stored = self.store.get(game_id)
+        try:
+            stored = self.store.get(game_id)
+        except GameNotArchived:
+            return "stale"
         archived = self.archiving.archive.match(game_id)
         if stored is None or stored.status != "pending" or archived is None:
             return "stale"

@@ -6,7 +6,13 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+import psycopg
+
 from .database import Database
+
+
+class GameNotArchived(LookupError):
+    """The game has no row in the archive (a review is of an archived match: ``reviews`` refers to it)."""
 
 
 @dataclass(frozen=True)
@@ -28,14 +34,18 @@ class ReviewStore:
 
     def request(self, game_id: str) -> bool:
         """Ask for the review of an archived match: True when a computation is now due (a first request,
-        or one after a failure), False when it is pending or done already."""
-        with self.database.connection() as conn:
-            row = conn.execute(
-                "INSERT INTO reviews (game_id, status) VALUES (%s, 'pending')"
-                " ON CONFLICT (game_id) DO UPDATE SET status = 'pending', requested_at = now()"
-                " WHERE reviews.status = 'failed' RETURNING game_id",
-                [game_id],
-            ).fetchone()
+        or one after a failure), False when it is pending or done already; :class:`GameNotArchived` when
+        the archive has no such game (the row's foreign key says so: no read beforehand)."""
+        try:
+            with self.database.connection() as conn:
+                row = conn.execute(
+                    "INSERT INTO reviews (game_id, status) VALUES (%s, 'pending')"
+                    " ON CONFLICT (game_id) DO UPDATE SET status = 'pending', requested_at = now()"
+                    " WHERE reviews.status = 'failed' RETURNING game_id",
+                    [game_id],
+                ).fetchone()
+        except psycopg.errors.ForeignKeyViolation:
+            raise GameNotArchived(game_id) from None
         return row is not None
 
     def again(self, game_id: str, older_than: float) -> bool:
@@ -50,13 +60,17 @@ class ReviewStore:
         return row is not None
 
     def get(self, game_id: str) -> StoredReview | None:
+        """The game's review, None when none was asked for; :class:`GameNotArchived` when the archive has
+        no such game — one query tells the three apart."""
         with self.database.connection() as conn:
             row = conn.execute(
-                "SELECT status, review::text, requested_at, finished_at, cpu_seconds FROM reviews"
-                " WHERE game_id = %s",
+                "SELECT r.status, r.review::text, r.requested_at, r.finished_at, r.cpu_seconds"
+                " FROM games g LEFT JOIN reviews r ON r.game_id = g.id WHERE g.id = %s",
                 [game_id],
             ).fetchone()
         if row is None:
+            raise GameNotArchived(game_id)
+        if row[0] is None:
             return None
         return StoredReview(str(row[0]), row[1], row[2], row[3], row[4])
 
