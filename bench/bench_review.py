@@ -11,37 +11,29 @@ figures: it measures, it does not judge.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "service"), str(ROOT)]
 
 from ginrummy.app.reviews import review_match  # noqa: E402
-from ginrummy.bots import make_bot  # noqa: E402
 from ginrummy.bots.review import REVIEW_SAMPLES  # noqa: E402
-from ginrummy.engine import Game, Rules, hand_record, seat_view  # noqa: E402
+from ginrummy.engine import Rules  # noqa: E402
+
+from tests.support import bot_match  # noqa: E402
 
 
 def match_of(hands: int, seed: int) -> tuple[Rules, list[dict[str, Any]]]:
     """The first match from ``seed`` on (expert against knocker, a target high enough) with at least
     ``hands`` finished hands, cut to exactly that many records."""
     while True:
-        rng = random.Random(seed)
-        game = Game.new(Rules.from_options("standard", target=400), rng)
-        bots = [make_bot("expert", seed), make_bot("knocker", seed + 1)]
-        records: list[dict[str, Any]] = []
-        while not game.match_over and len(records) < hands:
-            seat = game.to_act
-            if seat is None:
-                game.apply(0, {"type": "deal"}, rng=rng)
-                continue
-            game.apply(seat, bots[seat].choose(seat_view(game, seat)))
-            if game.hand_over:
-                records.append(hand_record(game))
+        game, records = bot_match(
+            ("expert", "knocker"), Rules.from_options("standard", target=400), seed, hands=hands
+        )
         if len(records) == hands:
             return game.rules, records
         seed += 1000

@@ -1,24 +1,28 @@
-"""What the test suite and the benchmarks share: the service run by a real gunicorn, and a sensible move.
+"""What the test suite and the benchmarks share: the service run by a real gunicorn, a sensible move, and
+a match of house bots played on the engine with its hands' records.
 
 One plain module rather than a pytest plugin, so that both can import it: the tests as ``tests.support``,
 and the scripts in bench/ the same way once the checkout's root is on ``sys.path`` (they already put
 ``service/`` there, and bench_leaks.py imports ``tests.api.leaks`` so). It imports no pytest and no test
-fixture, only the standard library and ``ginrummy.store.embedded`` (for a free port), so a benchmark
-loads nothing of the suite.
+fixture, only the standard library, ``ginrummy.store.embedded`` (for a free port), the engine and the bots,
+so a benchmark loads nothing of the suite.
 """
 
 from __future__ import annotations
 
+import random
 import signal
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from ginrummy.bots import make_bot
+from ginrummy.engine import Game, Rules, hand_record, seat_view
 from ginrummy.store.embedded import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -106,3 +110,31 @@ def choose(view: dict[str, Any]) -> dict[str, Any]:
             return {"type": "discard", "card": best["card"]}
         return by_type["discard"][0]
     return legal[0]
+
+
+Decision = Callable[[int, dict[str, Any], dict[str, Any]], None]
+
+
+def bot_match(
+    bots: tuple[str, str], rules: Rules, seed: int, *, hands: int | None = None, seen: Decision | None = None
+) -> tuple[Game, list[dict[str, Any]]]:
+    """Two house bots (seeded ``seed`` and ``seed + 1``) play a match on the engine, its deals from
+    ``seed``, to its end or ``hands`` finished hands: the game and each finished hand's record (as an
+    export holds them). ``seen(seat, view, action)`` is told every decision."""
+    rng = random.Random(seed)
+    game = Game.new(rules, rng)
+    players = [make_bot(bots[0], seed), make_bot(bots[1], seed + 1)]
+    records: list[dict[str, Any]] = []
+    while not game.match_over and (hands is None or len(records) < hands):
+        seat = game.to_act
+        if seat is None:
+            game.apply(0, {"type": "deal"}, rng=rng)
+            continue
+        view = seat_view(game, seat)
+        action = players[seat].choose(view)
+        if seen is not None:
+            seen(seat, view, action)
+        game.apply(seat, action)
+        if game.hand_over:
+            records.append(hand_record(game))
+    return game, records

@@ -3,29 +3,18 @@ verdicts by the documented thresholds, accuracy per seat — deterministic, and 
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from ginrummy.app.reviews import review_match
-from ginrummy.bots import make_bot
 from ginrummy.bots.review import THRESHOLDS, accuracy, judged, verdict
-from ginrummy.engine import Game, Rules, hand_record, seat_view
+from ginrummy.engine import Rules
 from ginrummy.engine.replay import positions
+
+from tests.support import bot_match
 
 
 def records_of(bots: tuple[str, str], hands: int, seed: int) -> tuple[Rules, list[dict[str, Any]]]:
-    rng = random.Random(seed)
-    game = Game.new(Rules.from_options("standard", target=400), rng)
-    players = [make_bot(bots[0], seed), make_bot(bots[1], seed + 1)]
-    records: list[dict[str, Any]] = []
-    while len(records) < hands:
-        seat = game.to_act
-        if seat is None:
-            game.apply(0, {"type": "deal"}, rng=rng)
-            continue
-        game.apply(seat, players[seat].choose(seat_view(game, seat)))
-        if game.hand_over:
-            records.append(hand_record(game))
+    game, records = bot_match(bots, Rules.from_options("standard", target=400), seed, hands=hands)
     return game.rules, records
 
 

@@ -4,35 +4,23 @@ fiftieth card)."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
-from ginrummy.bots import make_bot
-from ginrummy.engine import Game, GinRummyError, Rules, hand_record, seat_view
+from ginrummy.engine import Game, GinRummyError, Rules
 from ginrummy.engine.replay import positions
+
+from tests.support import bot_match
 
 
 def played(
     preset: str, seed: int
 ) -> tuple[Game, list[tuple[int, dict[str, Any], dict[str, Any]]], list[Any]]:
     """A whole match of two bots: the game, every (seat, view, move) of its finished hands, the records."""
-    rng = random.Random(seed)
-    game = Game.new(Rules.from_options(preset), rng)
-    bots = [make_bot("simple", seed), make_bot("novice", seed + 1)]
     decisions: list[tuple[int, dict[str, Any], dict[str, Any]]] = []
-    records = []
-    while not game.match_over:
-        seat = game.to_act
-        if seat is None:
-            game.apply(0, {"type": "deal"}, rng=rng)
-            continue
-        view = seat_view(game, seat)
-        action = bots[seat].choose(view)
-        decisions.append((seat, view, action))
-        game.apply(seat, action)
-        if game.hand_over:
-            records.append(hand_record(game))
+    game, records = bot_match(
+        ("simple", "novice"), Rules.from_options(preset), seed, seen=lambda *d: decisions.append(d)
+    )
     return game, decisions, records
 
 
