@@ -26,7 +26,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 test: lint
-	$(BIN)/pytest -n 2
+	$(BIN)/pytest -n 3
 
 openapi: $(STAMP)
 	$(BIN)/python -m ginrummy.http.openapi_export openapi/openapi.json

@@ -2,6 +2,8 @@
 
 import os
 
+import pytest
+
 # Rate limits count per client address, and every test client is 127.0.0.1: the suite turns them off
 # (for the apps it makes and the gunicorn processes it starts) and tests them where it means to.
 os.environ.setdefault("GIN_RATE_LIMITS", "0")
@@ -16,3 +18,9 @@ pytest_plugins = [
     "tests.fixtures.postgres_servers",
     "tests.fixtures.live_service",
 ]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked ``slow`` (the longest, up to a minute) run first: under pytest-xdist a long test
+    handed out last kept one worker busy while the other had nothing left to do."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: otherwise in order

@@ -103,3 +103,10 @@ def test_game_ids_start_with_a_letter_so_command_lines_never_read_them_as_option
     ]
     assert all(i[0].isalpha() and security.GAME_ID.match(i) for i in ids)
     assert len(set(ids)) == len(ids)
+
+
+def test_secrets_never_start_with_a_dash_so_command_lines_never_read_them_as_options() -> None:
+    # One in 64 did: `gin-bot run … --player-token -Xy…` answered "expected one argument".
+    secrets = [security.new_secret() for _ in range(4000)]
+    assert not any(secret.startswith("-") for secret in secrets)
+    assert len(set(secrets)) == len(secrets) and {len(secret) for secret in secrets} == {32}

@@ -7,6 +7,7 @@ import json
 import random
 import re
 
+import pytest
 from flask.testing import FlaskClient
 
 from tests.support import choose
@@ -139,6 +140,7 @@ def test_the_bots_hidden_cards_and_the_stock_never_reach_the_human(table: Table)
     assert not named_cards(me.seen[live_until:-1]) & never_dealt_or_drawn
 
 
+@pytest.mark.slow
 def test_no_channel_reveals_a_hidden_card_over_random_games(client: FlaskClient) -> None:
     """Views, events (page, NDJSON, SSE), hints, errors of random probes, hand records, for both seats
     and a spectator, move after move (bench/bench_leaks.py runs the same over 1,000 games)."""

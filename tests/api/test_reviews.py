@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from ginrummy.bot_worker import Worker
 
 from tests.support import choose
@@ -39,6 +40,7 @@ def reviewed(table: Table, game_id: str, timeout: float = 120.0) -> dict[str, An
         time.sleep(0.1)
 
 
+@pytest.mark.slow
 def test_a_finished_match_is_reviewed_by_a_worker_and_the_review_is_kept(
     lonely: Table, worker: Worker
 ) -> None:

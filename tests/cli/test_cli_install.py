@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from .conftest import GinProcess, gin_env, play_to_end
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,6 +35,7 @@ def run(command: list[str], cwd: Path, timeout: float = 60.0) -> subprocess.Comp
     )
 
 
+@pytest.mark.slow
 def test_a_fresh_venv_installs_gin_and_the_sdk_alone_and_plays(
     live_service: str, tmp_path: Path, config_home: Path
 ) -> None:

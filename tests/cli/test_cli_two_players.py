@@ -6,9 +6,12 @@ import re
 import time
 from pathlib import Path
 
+import pytest
+
 from .conftest import GinProcess, scripted_reply
 
 
+@pytest.mark.slow
 def test_host_and_join_play_a_whole_game(run_gin, tmp_path: Path) -> None:
     host: GinProcess = run_gin("host", "--seed", "21", "-o", "target=25", "--name", "Ann")
     # The invitation is printed before anything else (the host may then move before anyone joins).

@@ -180,6 +180,7 @@ def _port_of(url: str) -> int:
     return int(url.rsplit(":", 1)[1].split("/", 1)[0])
 
 
+@pytest.mark.slow
 def test_ginrummy_serve_runs_an_embedded_redis_and_stops_it(tmp_path: Path) -> None:
     port, log = free_port(), tmp_path / "serve.log"
     base = f"http://127.0.0.1:{port}"

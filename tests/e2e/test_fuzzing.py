@@ -43,6 +43,7 @@ def service(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         stop_gunicorn(process)
 
 
+@pytest.mark.slow
 def test_no_generated_request_makes_the_service_fail_or_stray_from_its_document(
     service: str, tmp_path: Path
 ) -> None:

@@ -13,6 +13,7 @@ import json
 import random
 import re
 
+import pytest
 from ginrummy.engine import Action, Game, Phase, Rules, dumps, loads, seat_view
 from ginrummy.engine.cards import FULL_DECK, mask_of, texts
 from ginrummy.engine.errors import GinRummyError
@@ -141,6 +142,7 @@ def play(preset: str, seed: int, hands: int) -> None:
             assert sum(score.points[seat] for score in game.scores) == won
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), preset=st.sampled_from(PRESETS))
 def test_random_legal_play_keeps_every_invariant(seed: int, preset: str) -> None:

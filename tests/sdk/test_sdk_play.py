@@ -109,6 +109,7 @@ def test_the_stateless_calls(client: Client) -> None:
     assert analysis["melds"] and analysis["can_knock"] is False and analysis["cards"][0] == "2C"
 
 
+@pytest.mark.slow
 def test_the_readme_example_plays_a_whole_game(live_service: str, capsys: pytest.CaptureFixture[str]) -> None:
     example = re.search(r"```python\n(.*?)```", README.read_text(), re.S)
     assert example is not None

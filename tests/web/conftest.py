@@ -58,7 +58,7 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
 @pytest.fixture
 def context(browser: Browser, tmp_path: Path) -> Iterator[BrowserContext]:
     """A fresh browser profile (storage included); screenshots of its pages are saved when the test ends."""
-    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    context = browser.new_context(viewport={"width": 1100, "height": 800}, reduced_motion="reduce")
     context.set_default_timeout(15_000)
     yield context
     shots = tmp_path / "shots"
@@ -80,6 +80,7 @@ def new_context(browser: Browser, tmp_path: Path) -> Iterator[Callable[..., Brow
 
     def make(name: str, **options: Any) -> BrowserContext:
         options.setdefault("viewport", {"width": 1100, "height": 800})
+        options.setdefault("reduced_motion", "reduce")
         made_context = browser.new_context(**options)
         made_context.set_default_timeout(15_000)
         made.append((name, made_context))

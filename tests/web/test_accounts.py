@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 import requests
 from playwright.sync_api import BrowserContext, Page, expect
 
@@ -38,6 +39,7 @@ def resign(page: Page) -> None:
     expect(page.locator("#match-end")).to_contain_text("You resigned")
 
 
+@pytest.mark.slow
 def test_an_account_plays_on_two_devices_then_replays_the_match_and_sees_its_rating_graph(
     new_context: Callable[..., BrowserContext], live_service: str, tmp_path: Path
 ) -> None:

@@ -63,6 +63,7 @@ def send_challenge(
     return str(waiting.get_attribute("data-challenge"))
 
 
+@pytest.mark.slow
 def test_two_people_challenge_each_other_decline_withdraw_then_play_the_same_game(
     new_context: Callable[..., BrowserContext], live_service: str, tmp_path: Path
 ) -> None:

@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 import requests
 from playwright.sync_api import BrowserContext, expect
 
@@ -137,6 +138,7 @@ def test_claim_victory_is_offered_at_once_and_the_service_sets_the_countdown(
     expect(claim).to_be_enabled()
 
 
+@pytest.mark.slow
 def test_a_long_hands_moves_keep_their_numbers(
     context: BrowserContext, live_service: str, tmp_path: Path
 ) -> None:

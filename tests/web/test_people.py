@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from .pages import Table, game_address, log_in, play_url, start_game, wait_for_game
@@ -190,6 +191,7 @@ def test_two_players_log_in_and_quick_match_each_other(
     assert tables["ann"].api_view()["end_reason"] == "aborted"
 
 
+@pytest.mark.slow
 def test_the_lobby_lists_a_waiting_seek_and_play_takes_it_then_a_rematch_is_offered_and_accepted(
     new_context: Callable[..., BrowserContext], live_service: str, tmp_path: Path
 ) -> None:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from .pages import Table, boxes_overlap, invite, play_url, start_game
@@ -88,6 +89,7 @@ def test_a_game_against_a_bot_to_its_result_and_its_end(
     table.shot(tmp_path, "bot-game-over")
 
 
+@pytest.mark.slow
 def test_two_people_play_a_hand_through_an_invitation_link(
     new_context: Callable[..., BrowserContext], live_service: str, tmp_path: Path
 ) -> None:
@@ -420,6 +422,7 @@ def test_a_refused_move_is_explained_in_the_games_words(
     table.shot(tmp_path, "refused")
 
 
+@pytest.mark.slow
 def test_the_page_never_holds_a_card_the_seat_may_not_see(
     context: BrowserContext, live_service: str, tmp_path: Path
 ) -> None:

@@ -112,6 +112,7 @@ def marks_shown(page: Page) -> dict[int, str]:
     return shown
 
 
+@pytest.mark.slow
 def test_the_review_is_asked_for_waited_for_and_its_marks_match_the_api(
     new_context: Callable[..., BrowserContext], live_service: str, match: dict[str, Any], tmp_path: Path
 ) -> None:
@@ -260,6 +261,7 @@ def test_on_a_phone_a_tap_on_a_mark_shows_the_better_move(
     expect(tip).to_be_hidden()
 
 
+@pytest.mark.slow
 def test_while_pending_the_page_honours_retry_after_and_stops_asking_once_left(
     new_context: Callable[..., BrowserContext], live_service: str, match: dict[str, Any]
 ) -> None:

@@ -19,8 +19,13 @@ GAME_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 
 
 def new_secret() -> str:
-    """A fresh token or invitation: 192 bits, URL-safe text."""
-    return secrets.token_urlsafe(24)
+    """A fresh token or invitation: 192 bits, URL-safe text that never starts with ``-`` — one in 64
+    did, and a command line took it for an option (``gin-bot run … --player-token -Xy…``: "expected one
+    argument")."""
+    while True:
+        secret = secrets.token_urlsafe(24)
+        if not secret.startswith("-"):
+            return secret
 
 
 def digest(secret: str) -> str:

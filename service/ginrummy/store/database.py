@@ -39,6 +39,11 @@ STATEMENT_TIMEOUT_MS = 10_000  # a statement running longer is cancelled by the 
 TCP_USER_TIMEOUT_MS = 15_000  # data unacknowledged this long: the connection is dropped (Linux)
 MAX_IDLE = 300.0  # seconds an idle connection above MIN_SIZE is kept
 MAX_LIFETIME = 3600.0  # seconds before a connection is replaced (spreads reconnections after a failover)
+# A reconnection attempt backs off (1, 2, 4, 8 s…) and gives up after this many seconds; the next request
+# that needs a connection starts another. Kept short because psycopg_pool's back-off is not capped: with
+# its default (300 s), a pool whose PostgreSQL was down for a minute slept up to a minute more after the
+# server came back, answering 503 all the while.
+RECONNECT_TIMEOUT = 10.0
 APPLICATION_NAME = "ginrummy"  # as pg_stat_activity shows the service's connections
 
 log = logging.getLogger(__name__)
@@ -130,6 +135,7 @@ class Database:
             # A pooled connection is checked (one round trip) before it is handed out: after PostgreSQL
             # restarted, the first request gets a fresh connection rather than the broken one.
             check=ConnectionPool.check_connection,
+            reconnect_timeout=RECONNECT_TIMEOUT,
             reconnect_failed=self._reconnect_failed,
             name="ginrummy",
             num_workers=2,
