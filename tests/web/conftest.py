@@ -1,8 +1,8 @@
 """A real browser for the web client: Debian's chromium, driven by Playwright through its executable path.
 
 Nothing downloads a browser: ``CHROMIUM`` (default ``/usr/bin/chromium``; .ci/run installs it with apt) is
-launched headless. Each test gets a fresh browser context (its own storage), and a screenshot of every
-page it opened is kept under the test's temporary directory at the end (``<tmp_path>/shots``); tests that
+launched headless. Each test gets a fresh browser context (its own storage), and when a test fails a
+screenshot of every page it opened is kept under its temporary directory (``<tmp_path>/shots``); tests that
 need more profiles (two players, a phone) take them from ``new_context``. For the CORS story,
 ``static_origins`` serves clients/web from two other origins and ``cors_service`` is a second gunicorn that
 allows only the first of them.
@@ -55,44 +55,56 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     browser.close()
 
 
-@pytest.fixture
-def context(browser: Browser, tmp_path: Path) -> Iterator[BrowserContext]:
-    """A fresh browser profile (storage included); screenshots of its pages are saved when the test ends."""
-    context = browser.new_context(viewport={"width": 1100, "height": 800}, reduced_motion="reduce")
-    context.set_default_timeout(15_000)
-    yield context
-    shots = tmp_path / "shots"
-    shots.mkdir(exist_ok=True)
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """Keeps each phase's report on the test (``item.failed_call``), for the fixtures' teardown."""
+    report = yield
+    if report.when == "call" and report.failed:
+        item.failed_call = True  # type: ignore[attr-defined]
+    return report
+
+
+def save_pages(request: pytest.FixtureRequest, context: BrowserContext, folder: Path, prefix: str) -> None:
+    """Full-page screenshots of the context's open pages, when the test failed (what it saw last)."""
+    if not getattr(request.node, "failed_call", False):
+        return
+    folder.mkdir(exist_ok=True)
     for n, page in enumerate(context.pages):
         if not page.is_closed():
-            page.screenshot(path=str(shots / f"page{n}.png"), full_page=True)
+            page.screenshot(path=str(folder / f"{prefix}page{n}.png"), full_page=True)
+
+
+@pytest.fixture
+def context(browser: Browser, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
+    """A fresh browser profile (storage included); screenshots of its pages are saved if the test fails."""
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    context.set_default_timeout(15_000)
+    yield context
+    save_pages(request, context, tmp_path / "shots", "")
     context.close()
 
 
 @pytest.fixture
-def new_context(browser: Browser, tmp_path: Path) -> Iterator[Callable[..., BrowserContext]]:
+def new_context(
+    browser: Browser, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[Callable[..., BrowserContext]]:
     """More browser profiles for one test (two players, a phone): ``new_context(name, **options)``.
 
     Each has its own storage, the same default timeout as ``context``, and its pages' screenshots are
-    saved when the test ends (``<tmp_path>/shots/<name>-page<n>.png``).
+    saved if the test fails (``<tmp_path>/shots/<name>-page<n>.png``).
     """
     made: list[tuple[str, BrowserContext]] = []
 
     def make(name: str, **options: Any) -> BrowserContext:
         options.setdefault("viewport", {"width": 1100, "height": 800})
-        options.setdefault("reduced_motion", "reduce")
         made_context = browser.new_context(**options)
         made_context.set_default_timeout(15_000)
         made.append((name, made_context))
         return made_context
 
     yield make
-    shots = tmp_path / "shots"
-    shots.mkdir(exist_ok=True)
     for name, made_context in made:
-        for n, page in enumerate(made_context.pages):
-            if not page.is_closed():
-                page.screenshot(path=str(shots / f"{name}-page{n}.png"), full_page=True)
+        save_pages(request, made_context, tmp_path / "shots", f"{name}-")
         made_context.close()
 
 
