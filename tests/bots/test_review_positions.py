@@ -445,8 +445,8 @@ RULED = {
         preset="tournament",
     ),
     # With max_discard_draws 1, taking AC reached the limit: the next ordinary discard cancels the hand.
-    # Knocking with 1 scores about 42; throwing 9D scores 0. The master plays the discard out as if the
-    # hand went on (33 points): a mistake (9), not the blunder it is.
+    # Knocking with 1 scores about 42; throwing 9D scores 0. (The master's play-outs once played the
+    # discard on as if the hand went on, 33 points: a mistake, not the blunder it is.)
     "discard_draw_limit": Position(
         "discard_draw_limit",
         "AC 3D 5D 9C TS 2H 4H 6S KD QC",
@@ -472,7 +472,7 @@ RULED = {
 }
 
 
-MISJUDGED = ("discard_draw_limit",)  # the play-outs play a discard on past the limit of discard draws
+MISJUDGED: tuple[str, ...] = ()  # positions the review still judges wrongly (none now)
 JUDGED = [*POSITIONS, *(p for name, p in RULED.items() if name not in MISJUDGED)]
 
 

@@ -38,11 +38,9 @@ from typing import Any, TypeVar
 import orjson
 
 from ginrummy.engine import PRESETS, MatchEnd, Rules
-from ginrummy.engine.views import scores_view
+from ginrummy.engine.export import match_document
 from ginrummy.store import DatabaseUnavailable, DatabaseUnreachable, GameStore, Stored
 from ginrummy.store.archive import (
-    FORMAT,
-    FORMAT_VERSION,
     NO_STATE,
     Archive,
     HandRecord,
@@ -96,32 +94,18 @@ def document(match: Match, finished_ms: int) -> dict[str, Any]:
     when it is read): the one format of ``GET /v1/games/{id}/export`` (OpenAPI ``MatchExport``)."""
     meta, game = match.meta, match.game
     clock = meta.clock
-    return {
-        "format": FORMAT,
-        "version": FORMAT_VERSION,
-        "game_id": match.game_id,
-        "rules": game.rules.to_dict(),
-        "family": family_of(game.rules, meta.rating_family),
-        "rated": meta.rated,
-        "clock": None
+    return match_document(
+        game,
+        match.game_id,
+        family=family_of(game.rules, meta.rating_family),
+        rated=meta.rated,
+        clock=None
         if clock is None
         else {"per_move": clock.per_move, "bank": clock.bank, "increment": clock.increment},
-        "players": [{k: v for k, v in person.items() if k != "joined"} for person in players_json(meta)],
-        "started_at": _iso(meta.created_ms) or _iso(finished_ms),
-        "finished_at": _iso(finished_ms),
-        "result": {
-            "winner": game.match_winner,
-            "end_reason": game.end_reason.value if game.end_reason else "finished",
-            "forfeited_by": game.forfeited_by,
-            **scores_view(game),
-        },
-        "stats": game.stats(),
-        "hand_count": len(game.summaries),
-        # By hand: how it ended, who won how many points, and the game(s) of the score sheets they went to.
-        "hand_summaries": [summary.to_json() for summary in game.summaries],
-        "shuffle": "each hand's shuffle {salt, commitment, deck}: commitment = sha256_hex(salt + ':' + "
-        "','.join(deck))",
-    }
+        players=[{k: v for k, v in person.items() if k != "joined"} for person in players_json(meta)],
+        started_at=_iso(meta.created_ms) or _iso(finished_ms),
+        finished_at=_iso(finished_ms),
+    )
 
 
 def final_points(games: list[dict[str, Any]]) -> tuple[int, int]:

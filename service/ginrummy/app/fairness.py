@@ -17,19 +17,18 @@ True
 
 from __future__ import annotations
 
-import hashlib
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
+
+from ginrummy.engine.export import commitment
+
+__all__ = ["commitment", "new_salt", "verify"]
 
 
 def new_salt() -> str:
     """128 secret bits, hex."""
     return secrets.token_hex(16)
-
-
-def commitment(salt: str, deck: Sequence[str]) -> str:
-    return hashlib.sha256(f"{salt}:{','.join(deck)}".encode()).hexdigest()
 
 
 def verify(shuffle: Mapping[str, Any]) -> bool:

@@ -2,9 +2,9 @@
 (``ginrummy.match``, version 1, docs/api.md "The past"), so that whatever reads the service's exports —
 the SDK, ``gin replay``'s reader, your own tools — reads the arena's games too.
 
-The service builds its export in ``ginrummy.app.archiving.document`` from its match metadata (players,
-clock, rating family, the shuffle commitments of its dealing); the arena has none of that, so this module
-writes the same members from the engine alone (tests/arena/test_arena_records.py compares the two
+The service's archive and the arena build the document with the engine's one builder
+(``ginrummy.engine.export.match_document``); they differ in what they know beside the game. The arena
+has no accounts, clock or rating family, so it says (tests/arena/test_arena_records.py compares the two
 documents of the same game member by member):
 
 - ``players``: each seat's entrant, ``"type": "bot"``, ``"bot"`` its spec (a house bot's name, or
@@ -23,19 +23,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ginrummy.engine import PRESETS, Game, hand_record
-from ginrummy.engine.views import scores_view
+from ginrummy.engine.export import commitment, match_document
 
-FORMAT = "ginrummy.match"
-FORMAT_VERSION = 1
 EPOCH = "1970-01-01T00:00:00.000Z"
-SHUFFLE_NOTE = (
-    "each hand's shuffle {salt, commitment, deck}: commitment = sha256_hex(salt + ':' + ','.join(deck))"
-)
-
-
-def commitment(salt: str, deck: Sequence[str]) -> str:
-    """The service's shuffle commitment of a deck (``ginrummy.app.fairness.commitment``)."""
-    return hashlib.sha256(f"{salt}:{','.join(deck)}".encode()).hexdigest()
 
 
 def revealed_hand(game: Game, game_id: str, deal_seed: int) -> dict[str, Any]:
@@ -60,33 +50,20 @@ def export_document(
     date: str = EPOCH,
 ) -> dict[str, Any]:
     """The export document of a finished arena game; ``players``: (name, spec) by seat."""
-    return {
-        "format": FORMAT,
-        "version": FORMAT_VERSION,
-        "game_id": game_id,
-        "rules": game.rules.to_dict(),
-        "family": family_of(game),
-        "rated": False,
-        "clock": None,
-        "players": [
+    document = match_document(
+        game,
+        game_id,
+        family=family_of(game),
+        rated=False,
+        clock=None,
+        players=[
             {"seat": seat, "name": name, "type": "bot", "bot": spec, "player": None}
             for seat, (name, spec) in enumerate(players)
         ],
-        "started_at": date,
-        "finished_at": date,
-        "result": {
-            "winner": game.match_winner,
-            "end_reason": game.end_reason.value if game.end_reason else "finished",
-            "forfeited_by": game.forfeited_by,
-            **scores_view(game),
-        },
-        "stats": game.stats(),
-        "hand_count": len(game.summaries),
-        "hand_summaries": [summary.to_json() for summary in game.summaries],
-        "shuffle": SHUFFLE_NOTE,
-        "hands": hands,
-        "ratings": [None, None],
-    }
+        started_at=date,
+        finished_at=date,
+    )
+    return {**document, "hands": hands, "ratings": [None, None]}
 
 
 def ndjson_line(document: dict[str, Any]) -> str:

@@ -130,6 +130,7 @@ class Knowledge:
     opp_card_count: int
     last_drawn: int | None = None
     opp_draws: int = 0
+    pile_draws: int = 0  # draws from the discard pile this hand, by both seats (``max_discard_draws``)
     my_turn_pairs: set[tuple[int, int]] = field(default_factory=set)
 
     @property
@@ -156,6 +157,7 @@ def read_view(view: View) -> Knowledge:
     last_drawn: int | None = None
     pairs: set[tuple[int, int]] = set()
     opp_draws = 0
+    pile_draws = 0
     # Replays the public moves to know which card was on top of the pile at each draw: a seat that
     # drew from the stock (or passed) declined that card.
     top: int | None = None
@@ -174,6 +176,7 @@ def read_view(view: View) -> Knowledge:
                 opp_draws += 1
             source = move.get("source")
             if source == "discard":
+                pile_draws += 1
                 taken = parse_card(move["card"]) if move.get("card") is not None else top
                 if pile_stack:
                     pile_stack.pop()
@@ -216,6 +219,7 @@ def read_view(view: View) -> Knowledge:
         opp_card_count=int(opp.get("card_count", 10)),
         last_drawn=last_drawn,
         opp_draws=opp_draws,
+        pile_draws=pile_draws,
         my_turn_pairs=pairs,
     )
 

@@ -73,6 +73,7 @@ class Scoring:
     big_gin: bool = True
     fiftieth_card: bool = False  # the tournament wall rule: the last discard may be taken to knock
     multiplier: int = 1  # 2 when a spade upcard doubles the hand (Oklahoma)
+    max_discard_draws: int = 50  # an ordinary discard once the pile was drawn from this often: no score
 
     @classmethod
     def of(cls, view: View, know: Knowledge) -> Scoring:
@@ -86,6 +87,7 @@ class Scoring:
             big_gin=bool(rules.get("big_gin", True)),
             fiftieth_card=rules.get("wall") == "fiftieth_card",
             multiplier=2 if view.get("spades_double") else 1,
+            max_discard_draws=int(rules.get("max_discard_draws", 50)),
         )
 
     def knock(self, knocker10: int, dw: int, defender: int) -> int:
@@ -102,11 +104,20 @@ class Scoring:
 
 @dataclass
 class Deal:
-    """One determinization in play: both hands (seat 0 is the master), the stock (top last), the pile."""
+    """One determinization in play: both hands (seat 0 is the master), the stock (top last), the pile,
+    and how often the pile was drawn from this hand."""
 
     hands: list[int]
     stock: list[int]
     pile: list[int]
+    pile_draws: int = 0
+
+    def take(self, seat: int) -> int:
+        """Seat ``seat`` draws the pile's top card; returns it."""
+        card = self.pile.pop()
+        self.hands[seat] |= 1 << card
+        self.pile_draws += 1
+        return card
 
 
 @dataclass(frozen=True)
@@ -168,14 +179,14 @@ def play_out(deal: Deal, turn: int, taken: int | None, scoring: Scoring, policy:
         pile.append(card)
         if len(stock) <= WALL_STOCK:
             return at_the_wall(deal, turn, card, scoring, policy)
+        if deal.pile_draws >= scoring.max_discard_draws:
+            return 0  # the limit of discard draws: the hand ends with no score, as at a wall
         turn = 1 - turn
-        hand = hands[turn]
-        if policy.takes(hand, card):
-            taken = pile.pop()
+        if policy.takes(hands[turn], card):
+            taken = deal.take(turn)
         else:
             taken = None
-            card = stock.pop()
-        hands[turn] = hand | 1 << card
+            hands[turn] |= 1 << stock.pop()
 
 
 def draw_then_play(deal: Deal, turn: int, scoring: Scoring, policy: Policy, stock_only: bool = False) -> int:
@@ -183,8 +194,7 @@ def draw_then_play(deal: Deal, turn: int, scoring: Scoring, policy: Policy, stoc
     top = deal.pile[-1] if deal.pile else None
     hand = deal.hands[turn]
     if top is not None and not stock_only and policy.takes(hand, top):
-        deal.hands[turn] = hand | 1 << deal.pile.pop()
-        return play_out(deal, turn, top, scoring, policy)
+        return play_out(deal, turn, deal.take(turn), scoring, policy)
     deal.hands[turn] = hand | 1 << deal.stock.pop()
     return play_out(deal, turn, None, scoring, policy)
 
@@ -352,12 +362,13 @@ class MasterBot(ExpertBot):
         for opp in hands:
             stock = cards_of(know.unseen & ~opp)
             self.rng.shuffle(stock)
-            deals.append(Deal([know.hand, opp], stock[: max(0, know.stock_size)], list(know.discard_pile)))
+            stock = stock[: max(0, know.stock_size)]
+            deals.append(Deal([know.hand, opp], stock, list(know.discard_pile), know.pile_draws))
         return deals
 
     def evaluate(self, view: View, know: Knowledge, action: Action, sample: Deal, scoring: Scoring) -> int:
         """Seat 0's (the master's) points for ``action`` in one determinization."""
-        deal = Deal(list(sample.hands), list(sample.stock), list(sample.pile))
+        deal = Deal(list(sample.hands), list(sample.stock), list(sample.pile), sample.pile_draws)
         kind = action.get("type")
         if kind == "knock":
             if action.get("discard") is None:  # big gin: all eleven cards melded
@@ -371,11 +382,11 @@ class MasterBot(ExpertBot):
             deal.pile.append(card)
             if len(deal.stock) <= WALL_STOCK:
                 return at_the_wall(deal, 0, card, scoring, self.policy)
+            if deal.pile_draws >= scoring.max_discard_draws:
+                return 0
             return draw_then_play(deal, 1, scoring, self.policy)
         if kind == "draw" and action.get("source") == "discard":
-            top = deal.pile.pop()
-            deal.hands[0] |= 1 << top
-            return play_out(deal, 0, top, scoring, self.policy)
+            return play_out(deal, 0, deal.take(0), scoring, self.policy)
         return self.decline(view, deal, action, scoring)
 
     def decline(self, view: View, deal: Deal, action: Action, scoring: Scoring) -> int:
@@ -384,9 +395,7 @@ class MasterBot(ExpertBot):
             deal.hands[0] |= 1 << deal.stock.pop()
             return play_out(deal, 0, None, scoring, self.policy)
         if view.get("phase") == "upcard_nondealer":
-            top = deal.pile[-1]
-            if self.policy.takes(deal.hands[1], top):
-                deal.hands[1] |= 1 << deal.pile.pop()
-                return play_out(deal, 1, top, scoring, self.policy)
+            if self.policy.takes(deal.hands[1], deal.pile[-1]):
+                return play_out(deal, 1, deal.take(1), scoring, self.policy)
             return draw_then_play(deal, 0, scoring, self.policy, stock_only=True)
         return draw_then_play(deal, 1, scoring, self.policy, stock_only=True)

@@ -51,10 +51,6 @@ Rating = tuple[float, float]  # (mu, sigma)
 RateFunction = Callable[[tuple[Rating | None, Rating | None], int], tuple[Rating, Rating]]
 Ordinal = Callable[[float, float], float]
 
-# The export document's "format" and "version" (a change that breaks a reader gets a new version): made by
-# ginrummy.app.archiving, kept here so that the store's own documents (copied games) say the same.
-FORMAT = "ginrummy.match"
-FORMAT_VERSION = 1
 RESULTS = ("won", "lost", "drawn", "aborted")
 NO_STATE = ""  # games.state of a game copied from the old Redis records: there is no state to show
 STREAM_BATCH = 200  # rows fetched at a time by a streaming read's server-side cursor

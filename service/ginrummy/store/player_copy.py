@@ -47,7 +47,9 @@ import psycopg
 import redis
 from psycopg import sql
 
-from .archive import FORMAT, FORMAT_VERSION, NO_STATE, Ordinal
+from ginrummy.engine.export import FORMAT, FORMAT_VERSION
+
+from .archive import NO_STATE, Ordinal
 from .connection import redact_url
 from .database import CONNECT_TIMEOUT, check_url
 from .games import StoreError
