@@ -39,8 +39,8 @@ def match_document(
     rated: bool,
     clock: dict[str, Any] | None,
     players: list[dict[str, Any]],
-    started_at: str,
-    finished_at: str,
+    started_at: str | None,
+    finished_at: str | None,
 ) -> dict[str, Any]:
     """The export document of the finished match ``game``, less its hands and its rating changes (the
     writer adds ``hands`` and ``ratings``): ``players`` are the seats' members as the writer knows them."""
