@@ -123,6 +123,56 @@ class Seat:
         self.view = dict(reply.json()["view"])
         return self.view
 
+    def deadwood(self, cards: list[str]) -> int:
+        """The least deadwood of ``cards``, from the stateless analysis (as a person would count it: a game
+        between people shows no deadwood per discard)."""
+        reply = requests.post(f"{self.base}/v1/analyze", json={"cards": cards}, timeout=10)
+        reply.raise_for_status()
+        return int(reply.json()["deadwood"])
+
+    def least_deadwood(self, kind: str, key: str) -> dict[str, Any]:
+        """Of the legal actions of type ``kind``, the one whose card (``key``) leaves the least deadwood."""
+        cards = self.view["hand"]["cards"]
+        options = [a for a in self.view["legal_actions"] if a["type"] == kind and a.get(key)]
+        return min(options, key=lambda a: (self.deadwood([c for c in cards if c != a[key]]), a[key]))
+
+    def sensible_move(self) -> dict[str, Any]:
+        """A plain player's move: the best lay-offs, a knock as soon as allowed, the stock (never the
+        upcard), the discard leaving the least deadwood."""
+        kinds = {a["type"] for a in self.view["legal_actions"]}
+        if "layoff" in kinds:
+            return self.move({"type": "layoff", "best": True})
+        if any(a["type"] == "knock" and a.get("discard") for a in self.view["legal_actions"]):
+            return self.move(self.least_deadwood("knock", "discard"))
+        if "pass" in kinds:
+            return self.move({"type": "pass"})
+        if "draw" in kinds:
+            return self.move({"type": "draw", "source": "stock"})
+        return self.move(self.least_deadwood("discard", "card"))
+
+
+def finish_hand_over_the_api(*tables: Table) -> None:
+    """The hand on the pages played to its end over the API, each seat with the token its page holds
+    (:meth:`Seat.sensible_move`); then each page shows the result, having followed the moves live."""
+    seats = []
+    for table in tables:
+        entry = table.seat_entry()
+        seats.append(Seat(entry["server"], entry["gameId"], entry["token"], table.api_view()))
+    for _ in range(200):
+        views = [seat.refresh() for seat in seats]
+        if all(view["result"] for view in views):
+            break
+        playing = [
+            s
+            for s, v in zip(seats, views, strict=True)
+            if any(a["kind"] == "play" for a in v["legal_actions"])
+        ]
+        playing[0].sensible_move()
+    else:
+        raise AssertionError("the hand did not end")
+    for table in tables:
+        expect(table.page.locator("#result")).to_be_visible()
+
 
 class Opponent(Seat):
     """The other seat of a game the page invited to: it joins with the invitation link."""
@@ -135,18 +185,11 @@ class Opponent(Seat):
         joined.raise_for_status()
         super().__init__(base, game_id, joined.json()["token"], joined.json()["view"])
 
-    def _deadwood(self, cards: list[str]) -> int:
-        reply = requests.post(f"{self.base}/v1/analyze", json={"cards": cards}, timeout=10)
-        reply.raise_for_status()
-        return int(reply.json()["deadwood"])
-
     def knock(self, deadwood: int | None = None) -> dict[str, Any]:
         """Knock with the legal discard leaving ``deadwood`` (None: the least)."""
         knocks = {a["discard"] for a in self.view["legal_actions"] if a["type"] == "knock" and a["discard"]}
-        # A game between people shows no deadwood per discard: ask the stateless analysis, as a person
-        # would count it.
         cards = self.view["hand"]["cards"]
-        options = sorted((self._deadwood([c for c in cards if c != card]), card) for card in knocks)
+        options = sorted((self.deadwood([c for c in cards if c != card]), card) for card in knocks)
         card = next(c for d, c in options if deadwood is None or d == deadwood)
         return self.move({"type": "knock", "discard": card})
 
