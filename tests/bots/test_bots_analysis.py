@@ -9,11 +9,13 @@ from ginrummy.bots.analysis import (
     defender_deadwood,
     in_some_meld,
     layoff_closure,
+    melded_mask,
     read_view,
 )
-from ginrummy.bots.evaluate import danger, sample_opponent_hands
+from ginrummy.bots.evaluate import danger, modeled_opponent_hands, sample_opponent_hands
+from ginrummy.bots.master import eager_share
 from ginrummy.engine import melds
-from ginrummy.engine.cards import mask_of, parse_card
+from ginrummy.engine.cards import CARD_VALUES, cards_of, mask_of, parse_card
 
 from .views import make_view
 
@@ -109,6 +111,74 @@ def test_sampled_opponent_hands_hold_the_known_cards_and_nothing_seen():
         assert hand & know.opp_known == know.opp_known
         assert hand & know.hand == 0
         assert hand & mask_of(["9H"]) == 0
+
+
+def after_a_discard(card: str) -> dict:
+    """A view in the middle of a hand: the opponent (seat 1) drew from the stock five times and threw
+    ``card`` last."""
+    throws = ["KC", "QD", "JH", "9S", card]
+    history = []
+    for throw in throws:
+        history += [
+            {"seat": 1, "type": "draw", "source": "stock"},
+            {"seat": 1, "type": "discard", "card": throw},
+        ]
+    return make_view(
+        ["AC", "2D", "4H", "6S", "8C", "TD", "QH", "KS", "3S", "5D"], pile=throws, history=history
+    )
+
+
+def test_modeled_opponent_hands_are_conditioned_on_the_last_discard():
+    know = read_view(after_a_discard("4C"))
+    assert know.opp_last_discard == parse_card("4C")
+    rng = random.Random(3)
+    eager = modeled_opponent_hands(know, rng, 40, eager=1.0)
+    patient = modeled_opponent_hands(know, rng, 40, eager=0.0)
+    plain = sample_opponent_hands(know, rng, 40)
+    for hand in eager + patient:  # what every sample holds: ten cards, none this seat has seen
+        assert hand.bit_count() == 10 and hand & (know.hand | mask_of(["KC", "QD", "JH", "9S", "4C"])) == 0
+
+    def over_the_ceiling(hand: int) -> int:  # points of unmelded cards above the 4 thrown (+2)
+        return sum(max(0, CARD_VALUES[c] - 6) for c in cards_of(hand & ~melded_mask(hand)))
+
+    # An eager opponent would have knocked: it holds more than the knock limit.
+    assert all(melds.min_deadwood(hand) > 10 for hand in eager)
+    # A patient one threw its worst card: far less left above it than in plain samples.
+    assert sum(map(over_the_ceiling, patient)) * 3 < sum(map(over_the_ceiling, plain))
+    # Before the opponent's first discard nothing is conditioned: the plain sampler's hands.
+    fresh = read_view(make_view(["AC", "2D", "4H", "6S", "8C", "TD", "QH", "KS", "3S", "5D"], pile=["9H"]))
+    assert modeled_opponent_hands(fresh, random.Random(5), 20, eager=1.0) == sample_opponent_hands(
+        fresh, random.Random(5), 20
+    )
+
+
+def test_the_master_reads_how_eager_a_knocker_the_opponent_is_off_the_finished_hands():
+    view = make_view(["AC"])
+    assert eager_share(view) == 0.5  # nothing known yet
+
+    def hand(knocker: int | None, mine: int, theirs: int) -> dict:
+        end = "wall" if knocker is None else "knock"
+        return {
+            "number": 1,
+            "end": end,
+            "winner": knocker,
+            "points": 0,
+            "knocker": knocker,
+            "deadwood": [mine, theirs],
+        }
+
+    # It defended three of my knocks holding a lot: it would have knocked with less.
+    view["hands"] = [hand(0, 5, 30), hand(0, 8, 24), hand(0, 3, 19)]
+    assert eager_share(view) > 0.85
+    # It defended one holding 6 (it sat on a knockable hand): patient.
+    view["hands"] = [hand(0, 8, 6)]
+    assert eager_share(view) < 0.2
+    # At a wall with 4: an eager knocker never waits there.
+    view["hands"] = [hand(0, 5, 30), hand(None, 20, 4)]
+    assert eager_share(view) < 0.1
+    # Its own knocks say nothing of that.
+    view["hands"] = [hand(1, 30, 7), hand(1, 25, 2)]
+    assert eager_share(view) == 0.5
 
 
 def test_the_expert_reads_an_early_knocker_off_the_finished_hands():

@@ -131,6 +131,7 @@ class Knowledge:
     last_drawn: int | None = None
     opp_draws: int = 0
     pile_draws: int = 0  # draws from the discard pile this hand, by both seats (``max_discard_draws``)
+    opp_last_discard: int | None = None  # the opponent's latest discard this hand
     my_turn_pairs: set[tuple[int, int]] = field(default_factory=set)
 
     @property
@@ -158,6 +159,7 @@ def read_view(view: View) -> Knowledge:
     pairs: set[tuple[int, int]] = set()
     opp_draws = 0
     pile_draws = 0
+    opp_last_discard: int | None = None
     # Replays the public moves to know which card was on top of the pile at each draw: a seat that
     # drew from the stock (or passed) declined that card.
     top: int | None = None
@@ -199,6 +201,7 @@ def read_view(view: View) -> Knowledge:
             top = card
             if mover != seat:
                 opp_discarded |= 1 << card
+                opp_last_discard = card
             elif last_drawn is not None:
                 pairs.add((last_drawn, card))
     pile_mask = 0
@@ -220,6 +223,7 @@ def read_view(view: View) -> Knowledge:
         last_drawn=last_drawn,
         opp_draws=opp_draws,
         pile_draws=pile_draws,
+        opp_last_discard=opp_last_discard,
         my_turn_pairs=pairs,
     )
 

@@ -52,7 +52,7 @@ from .analysis import (
     read_view,
 )
 from .base import Turn, play_actions, read_turn
-from .evaluate import sample_opponent_hands
+from .evaluate import KnockEstimate, knock_against, modeled_opponent_hands
 from .expert import ExpertBot, Scored
 
 WALL_STOCK = 2
@@ -231,6 +231,42 @@ class Estimate:
     explanation: str
 
 
+EAGER_PRIOR = 0.5
+"""The chance, before any evidence, that the opponent knocks as soon as it may (see :func:`eager_share`)."""
+DEFENDED_LOW = (0.08, 0.55)
+"""The chance that an eager (first) or a patient (second) opponent defends a knock or gin holding
+no more deadwood than the knock limit, after its lay-offs: measured, the EAAI baseline against the
+expert's knocks (81 hands) and the expert against its own (159)."""
+WALL_LOW = (0.02, 0.9)
+"""The same at a wall: an eager opponent never sits on a knockable hand."""
+
+
+def eager_share(view: View) -> float:
+    """The chance that the opponent knocks as soon as the rules let it rather than waiting, from the
+    finished hands of the match (public): each hand in which it defended a knock or gin of this seat's,
+    or that ended at the wall, says whether it held a knockable hand without knocking. Bayes' rule from
+    :data:`EAGER_PRIOR` with the likelihoods :data:`DEFENDED_LOW` and :data:`WALL_LOW`, kept within
+    [0.03, 0.97] so that both models keep a few samples."""
+    seat = view.get("seat") or 0
+    opponent = 1 - seat
+    limit = int((view.get("rules") or {}).get("knock_limit", 10))
+    odds = EAGER_PRIOR / (1 - EAGER_PRIOR)
+    for hand in view.get("hands") or []:
+        deadwood = hand.get("deadwood")
+        if not deadwood:
+            continue
+        if hand.get("knocker") == seat:
+            eager, patient = DEFENDED_LOW
+        elif hand.get("end") == "wall":
+            eager, patient = WALL_LOW
+        else:
+            continue
+        if deadwood[opponent] > limit:
+            eager, patient = 1 - eager, 1 - patient
+        odds *= eager / patient
+    return min(0.97, max(0.03, odds / (1 + odds)))
+
+
 SEARCHED = ("offer", "draw", "discard")
 """The kinds of decision the master searches (:func:`~ginrummy.bots.base.read_turn`); the others — a
 deal, lay-offs, the fiftieth card — have one sound move it plays as the expert does."""
@@ -258,17 +294,29 @@ class MasterBot(ExpertBot):
 
     analysis_samples = 64  # deals per candidate in :meth:`analyse` (hints, reviews)
 
+    knock_samples = 64  # (the expert's 128, each now the likeliest of up to 8 candidates)
+    eager = EAGER_PRIOR  # the decision's :func:`eager_share`
+
     def choose(self, view: View) -> Action:
         self.rng = random.Random(decision_seed(self.seed, view))
+        self.eager = eager_share(view)
         return super().choose(view)
 
-    def analyse(self, view: View, also: Sequence[Action] = (), samples: int | None = None) -> list[Estimate]:
+    def analyse(
+        self,
+        view: View,
+        also: Sequence[Action] = (),
+        samples: int | None = None,
+        only: Sequence[Action] | None = None,
+    ) -> list[Estimate]:
         """The moves the master weighs at this decision — and ``also`` (a move played, to judge it) —
-        each played out over the same ``samples`` deals (:attr:`analysis_samples`): best first.
+        each played out over the same ``samples`` deals (:attr:`analysis_samples`): best first. With
+        ``only``, those moves alone (to weigh two of them again over more deals).
 
         A decision it does not search (see :data:`SEARCHED`) or with one legal move gets that move alone,
         with ``deals`` 0. Like :meth:`choose`, a function of the view and the seed alone."""
         self.rng = random.Random(decision_seed(self.seed, view))
+        self.eager = eager_share(view)
         turn = read_turn(view)
         if len(turn.legal) == 1 or turn.kind not in SEARCHED:
             action = super().choose(view)
@@ -287,6 +335,8 @@ class MasterBot(ExpertBot):
             for a in also
             if a not in considered
         ]
+        if only is not None:
+            ranked = [s for s in ranked if s.action in only]
         candidates = [Candidate(s, []) for s in ranked]
         self.play(view, know, candidates, samples or self.analysis_samples, Scoring.of(view, know))
         candidates.sort(key=lambda c: -c.mean)
@@ -357,7 +407,7 @@ class MasterBot(ExpertBot):
 
     def determinize(self, know: Knowledge, samples: int) -> list[Deal]:
         """Sampled deals consistent with the view: the opponent's hand, then the stock in random order."""
-        hands = sample_opponent_hands(know, self.rng, samples, self.sample_extra)
+        hands = modeled_opponent_hands(know, self.rng, samples, self.eager, self.sample_extra)
         deals = []
         for opp in hands:
             stock = cards_of(know.unseen & ~opp)
@@ -365,6 +415,12 @@ class MasterBot(ExpertBot):
             stock = stock[: max(0, know.stock_size)]
             deals.append(Deal([know.hand, opp], stock, list(know.discard_pile), know.pile_draws))
         return deals
+
+    def knock_estimate(self, view: View, know: Knowledge, hand10: int) -> KnockEstimate:
+        """The expert's estimate (its knock rule reads it), against hands of the opponent modelled."""
+        hands = modeled_opponent_hands(know, self.rng, self.knock_samples, self.eager, self.sample_extra)
+        scoring = Scoring.of(view, know)
+        return knock_against(hand10, hands, scoring.undercut_bonus, scoring.undercut_on_tie)
 
     def evaluate(self, view: View, know: Knowledge, action: Action, sample: Deal, scoring: Scoring) -> int:
         """Seat 0's (the master's) points for ``action`` in one determinization."""
