@@ -8,8 +8,10 @@ The expert follows rules; the master checks them by play. At each draw and disca
 2. samples ``samples`` *determinizations* of what it cannot see — the opponent's hidden cards and the
    stock's order — consistent with its view: the opponent holds the cards it was seen taking from the
    pile, its other cards are drawn from the unseen ones with the expert's bias towards hands that
-   kept the best of what they saw (:func:`~ginrummy.bots.evaluate.sample_opponent_hands`), and the
-   rest of the unseen cards, shuffled, are the stock;
+   kept the best of what they saw, conditioned on its last discard as an eager or a patient knocker
+   would have made it, in the proportion the match's finished hands suggest
+   (:func:`~ginrummy.bots.evaluate.modeled_opponent_hands`, :func:`eager_share`), and the rest of the
+   unseen cards, shuffled, are the stock;
 3. plays every candidate out to the end of the hand in every determinization (the same samples for
    every candidate: common random numbers, so the differences between candidates are sharp) with a
    fast playout policy for both seats — take a pile card that lowers the deadwood by enough, discard
@@ -311,7 +313,7 @@ class MasterBot(ExpertBot):
     ) -> list[Estimate]:
         """The moves the master weighs at this decision — and ``also`` (a move played, to judge it) —
         each played out over the same ``samples`` deals (:attr:`analysis_samples`): best first. With
-        ``only``, those moves alone (to weigh two of them again over more deals).
+        ``only``, those moves alone (to weigh a few of them again over more deals).
 
         A decision it does not search (see :data:`SEARCHED`) or with one legal move gets that move alone,
         with ``deals`` 0. Like :meth:`choose`, a function of the view and the seed alone."""
