@@ -7,7 +7,9 @@ except where the opponent's public moves (cards taken, passed, discarded) say ot
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ginrummy.engine.cards import CARD_VALUES, cards_of
@@ -111,13 +113,20 @@ def sample_opponent_hands(
     keeping the best cards they saw, so each sample draws a few extra cards and keeps the ones that
     meld, then the lowest: random ten-card hands would be far worse than a real player's.
     """
+    if know.opp_unknown_count <= 0 or not know.unseen:
+        return [know.opp_known] * max(1, samples)
+    return list(itertools.islice(opponent_hand_draws(know, rng, max_extra), samples))
+
+
+def opponent_hand_draws(know: Knowledge, rng: random.Random, max_extra: int = MAX_EXTRA) -> Iterator[int]:
+    """The hands of :func:`sample_opponent_hands`, one at a time, for as long as they are asked for."""
     unknown = know.opp_unknown_count
     pool = cards_of(know.unseen)
     if unknown <= 0 or not pool:
-        return [know.opp_known] * max(1, samples)
+        while True:
+            yield know.opp_known
     extra = min(max_extra, opponent_stock_draws(know), max(0, len(pool) - unknown))
-    hands = []
-    for _ in range(samples):
+    while True:
         drawn = rng.sample(pool, min(len(pool), unknown + extra))
         if extra:
             mask = know.opp_known
@@ -128,8 +137,7 @@ def sample_opponent_hands(
         hand = know.opp_known
         for c in drawn[:unknown]:
             hand |= 1 << c
-        hands.append(hand)
-    return hands
+        yield hand
 
 
 def modeled_opponent_hands(
@@ -162,12 +170,13 @@ def modeled_opponent_hands(
         return sample_opponent_hands(know, rng, samples, max_extra)
     ceiling = CARD_VALUES[last] + slack
     limit = know.knock_limit
+    draws = opponent_hand_draws(know, rng, max_extra)
     hands = []
     for _ in range(samples):
         eager_hand = rng.random() < eager
         best, best_cost = 0, -1
         for _ in range(tries):
-            hand = sample_opponent_hands(know, rng, 1, max_extra)[0]
+            hand = next(draws)
             if eager_hand:
                 cost = 1 if min_deadwood(hand) <= limit else 0
             else:

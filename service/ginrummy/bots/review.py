@@ -86,18 +86,19 @@ def judged(view: View) -> bool:
 def judge(view: View, played: Action, samples: int = REVIEW_SAMPLES) -> Judgement:
     """``played`` (one of the view's legal actions) judged against the moves the master weighs there."""
     master = MasterBot(REVIEW_SEED)
-    estimates = master.analyse(view, also=[played], samples=samples)
-    best = estimates[0]
-    mine = next(e for e in estimates if e.action == played)
+
+    def weigh(deals: int, only: list[Action] | None = None) -> tuple[list[Estimate], Estimate, Estimate]:
+        estimates = master.analyse(view, also=[played], samples=deals, only=only)
+        return estimates, estimates[0], next(e for e in estimates if e.action == played)
+
+    estimates, best, mine = weigh(samples)
     if verdict(best.points - mine.points) is not None:
         # A mark to give: the best moves, the master's own choice and the move played again over more
         # deals; the verdict from those.
         again = [e.action for e in estimates[:CONFIRMED]]
-        chosen = MasterBot(REVIEW_SEED).choose(view)
+        chosen = master.choose(view)
         again += [chosen] if chosen not in again else []
-        estimates = master.analyse(view, also=[played], samples=CONFIRM_SAMPLES, only=[*again, played])
-        best = estimates[0]
-        mine = next(e for e in estimates if e.action == played)
+        estimates, best, mine = weigh(CONFIRM_SAMPLES, [*again, played])
     loss = round(max(0.0, best.points - mine.points), 2)  # as shown: the verdict agrees with the figure
     shown = estimates[:3] if mine in estimates[:3] else [*estimates[:2], mine]
     return Judgement(played, best.action, loss, verdict(loss), shown)
