@@ -3,6 +3,9 @@ follow the action mask play hands and whole matches to their end, exactly by the
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from ginrummy.arena.aec import ACTIONS, AGENTS, BIG_GIN, KNOCK, action_index, encode, env, raw_env
@@ -99,3 +102,12 @@ def test_the_encoding_reads_the_view() -> None:
     assert planes[0].sum() == 10 and planes[5].sum() == 52 - 10 - 1  # all but its hand and the upcard unseen
     assert ACTIONS == 109 and action_index({"type": "knock", "discard": None}) == 107
     assert action_index({"type": "layoff", "best": True}) == 108 and action_index({"type": "resign"}) is None
+
+
+def test_without_the_extra_the_import_says_which_extra_to_install() -> None:
+    hide = "import sys; sys.modules['gymnasium'] = None; import ginrummy.arena.aec"  # as if not installed
+    ran = subprocess.run([sys.executable, "-c", hide], capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 1
+    last = ran.stderr.strip().splitlines()[-1]
+    assert last.startswith("ModuleNotFoundError: ginrummy.arena.aec needs gymnasium")
+    assert "pip install 'ginrummy-engine[pettingzoo]'" in last

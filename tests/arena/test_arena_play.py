@@ -198,7 +198,7 @@ def test_unknown_bots_and_bad_rules_are_refused_before_any_game(
     assert main(["simple", "expert", "--rules", "gin-gin"]) == 2
     assert "unknown preset" in capsys.readouterr().err
     assert main(["simple"]) == 2
-    with pytest.raises(EntrantError, match="has no nothing"):
+    with pytest.raises(EntrantError, match="has no function nothing"):
         load_function("json:nothing")
 
 
@@ -211,13 +211,17 @@ def test_unknown_bots_and_bad_rules_are_refused_before_any_game(
     ids=["illegal", "raises"],
 )
 def test_a_bot_that_answers_an_illegal_move_or_raises_forfeits_and_is_reported(
-    tmp_path: Path, source: str, problem: str
+    tmp_path: Path, source: str, problem: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     write_bot(tmp_path, "badbot", source)
     bad = str(tmp_path / "badbot.py") + ":choose"
     status, results, _, records = arena(tmp_path, bad, "simple", "--games", "2", *SHORT)
     assert status == 0  # a forfeit is a result
     assert len(records) == 2 and len(results["forfeits"]) == 2
+    # Each forfeit in a line; the bot's first with its traceback (or the legal moves), the others without.
+    printed = capsys.readouterr().err
+    assert printed.count(problem) == 2
+    assert printed.count(results["forfeits"][0]["detail"]) == 1 and results["forfeits"][0]["detail"]
     for record, forfeit in zip(records, results["forfeits"], strict=True):
         seat = [p["bot"] for p in record["players"]].index(bad)
         assert record["result"]["end_reason"] == "disqualified"
@@ -235,6 +239,19 @@ def test_a_bot_that_answers_an_illegal_move_or_raises_forfeits_and_is_reported(
     status, results, _, records = arena(strict, bad, "simple", "--games", "6", "--strict", *SHORT)
     assert status == 4 and results["arena"]["stopped"] is True
     assert len(records) == 1 and len(results["forfeits"]) == 1
+
+
+def test_an_output_file_that_cannot_be_written_is_refused_before_any_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    nowhere = tmp_path / "no" / "such" / "results.csv"
+    assert main(["simple", "simple", "--games", "2", "--csv", str(nowhere)]) == 2
+    printed = capsys.readouterr()
+    assert printed.err == f"ginrummy-arena: --csv {nowhere}: cannot write it (no folder {nowhere.parent})\n"
+    assert printed.out == ""  # not a game played
+    assert main(["simple", "simple", "--games", "2", "--records", str(tmp_path)]) == 2
+    assert f"--records {tmp_path}: cannot write it ({tmp_path} is a folder)" in capsys.readouterr().err
+    assert not nowhere.parent.exists()
 
 
 def test_the_tournament_bench_is_the_arena_and_takes_bot_functions(tmp_path: Path) -> None:

@@ -46,12 +46,19 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
-from numpy.typing import NDArray
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+    from numpy.typing import NDArray
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ModuleNotFoundError as missing:  # the extra is not installed: say which one
+    raise ModuleNotFoundError(
+        f"ginrummy.arena.aec needs {missing.name}, which the pettingzoo extra installs: "
+        "pip install 'ginrummy-engine[pettingzoo]' (from a checkout: pip install './service[pettingzoo]')",
+        name=missing.name,
+    ) from None
 
 from ginrummy.bots.analysis import read_view
 from ginrummy.engine import Game, Rules, seat_view

@@ -7,14 +7,15 @@ in this process or in several, on the real engine — no service, no network.
 
 Every pairing of the entrants plays ``--games`` games, each deal twice with the seats swapped. The same
 ``--seed`` plays the same games again, move for move, with any ``--jobs``. Exit statuses: 0 the run was
-played; 1 a match did not end (200,000 decisions); 2 a bad command line or a bot that cannot be loaded; 4
-``--strict`` and a bot forfeited a game; 130 interrupted.
+played; 1 a match did not end (200,000 decisions); 2 a bad command line, a bot that cannot be loaded or a
+file that cannot be written; 4 ``--strict`` and a bot forfeited a game; 130 interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -65,6 +66,22 @@ def iso_date(text: str) -> str:
     except ValueError:
         raise argparse.ArgumentTypeError(f"an ISO 8601 time such as {EPOCH}, not {text!r}") from None
     return text
+
+
+def unwritable(path: Path) -> str | None:
+    """Why ``path`` cannot be written (checked before the games, not after them), or None.
+
+    >>> unwritable(Path("/no/such/folder/results.csv"))
+    'no folder /no/such/folder'
+    """
+    folder = path.parent
+    if path.is_dir():
+        return f"{path} is a folder"
+    if not folder.is_dir():
+        return f"no folder {folder}"
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return "permission denied"
+    return None
 
 
 def parser() -> argparse.ArgumentParser:
@@ -129,14 +146,26 @@ def main(argv: list[str] | None = None) -> int:
     except (EntrantError, BadRulesError) as error:
         print(f"ginrummy-arena: {error}", file=err)
         return EXIT_USAGE
+    outputs: list[tuple[str, Path | None]] = [
+        ("csv", args.csv),
+        ("json", args.json),
+        ("records", args.records),
+    ]
+    for flag, path in outputs:
+        why = path is not None and unwritable(path)
+        if why:
+            print(f"ginrummy-arena: --{flag} {path}: cannot write it ({why})", file=err)
+            return EXIT_USAGE
     table = Table(tuple(entrants), rules, args.seed, records=args.records is not None, date=args.date)
+    explained: set[str] = set()  # the entrants whose forfeit was printed with its traceback or legal moves
 
     def progress(outcome: GameOutcome) -> None:
         forfeit = outcome.forfeit
         if forfeit is not None:
             who = entrants[outcome.task.seats[forfeit.seat]].name
             print(f"ginrummy-arena: game {outcome.task.number}: {who} {forfeit.problem}", file=err)
-            if args.strict:
+            if who not in explained:  # the first of an entrant's forfeits in full; the others in a line
+                explained.add(who)
                 print(forfeit.detail, file=err)
 
     try:
@@ -150,14 +179,20 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("ginrummy-arena: interrupted", file=err)
         return EXIT_INTERRUPTED
-    if args.records is not None:
-        with args.records.open("w", encoding="utf-8") as out:
-            for outcome in results.outcomes:
-                out.write(f"{outcome.record}\n")
-    if args.csv is not None:
-        args.csv.write_text(results.csv_text(args.timing), encoding="utf-8")
-    if args.json is not None:
-        args.json.write_text(results.json_text(args.timing), encoding="utf-8")
-    if not args.quiet:
+    if not args.quiet:  # first: a file that cannot be written after all loses nothing of what was played
         print(results.text(args.timing), end="")
+    for flag, path in outputs:
+        if path is None:
+            continue
+        try:
+            with path.open("w", encoding="utf-8") as out:
+                if flag == "records":
+                    out.writelines(f"{outcome.record}\n" for outcome in results.outcomes)
+                elif flag == "csv":
+                    out.write(results.csv_text(args.timing))
+                else:
+                    out.write(results.json_text(args.timing))
+        except OSError as error:
+            print(f"ginrummy-arena: --{flag} {path}: cannot write it ({error.strerror or error})", file=err)
+            return EXIT_USAGE
     return EXIT_STRICT if args.strict and results.stopped else EXIT_OK

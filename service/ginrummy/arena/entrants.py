@@ -14,7 +14,7 @@ entrant the name the results show (the spec is the default; a name given twice i
 >>> load_function("json:no_such_thing")
 Traceback (most recent call last):
 ...
-ginrummy.arena.entrants.EntrantError: json has no no_such_thing
+ginrummy.arena.entrants.EntrantError: json has no function no_such_thing
 """
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ def _load(spec: str) -> Chooser:
     for part in rest:
         found = getattr(found, part, None)
     if found is None:
-        raise EntrantError(f"{target} has no {name}")
+        raise EntrantError(f"{target} has no function {name}")
     if not callable(found):
         raise EntrantError(f"{target}:{name} is not a function but the {type(found).__name__} {found!r:.60}")
     chooser: Chooser = found

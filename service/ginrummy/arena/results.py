@@ -217,7 +217,8 @@ class Results:
     def text(self, timing: bool = True) -> str:
         """The standings (best win rate first) and, with more than two entrants, a cross-table."""
         lines = [
-            f"{len(self.outcomes)} games ({self.games_per_pairing} a pairing, mirrored deals from seed "
+            f"{len(self.outcomes)} game{'' if len(self.outcomes) == 1 else 's'} ({self.games_per_pairing} a"
+            f" pairing, mirrored deals from seed "
             f"{self.table.seed}), {self.hands} hands"
         ]
         if timing and self.seconds:
