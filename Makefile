@@ -26,7 +26,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 test: lint
-	$(BIN)/pytest -n 3
+	$(BIN)/pytest -n 3 --dist worksteal
 
 openapi: $(STAMP)
 	$(BIN)/python -m ginrummy.http.openapi_export openapi/openapi.json

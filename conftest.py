@@ -22,5 +22,7 @@ pytest_plugins = [
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests marked ``slow`` (the longest, up to a minute) run first: under pytest-xdist a long test
-    handed out last kept one worker busy while the other had nothing left to do."""
+    handed out last kept one worker busy while the other had nothing left to do. ``make test`` hands them
+    out with ``--dist worksteal`` (a worker with nothing left takes half of another's queue): 473 s
+    against 506 s with the default ``load`` on the same commit and machine."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: otherwise in order
