@@ -9,7 +9,8 @@ Kubernetes Deployment run, and what ``ginrummy-serve`` starts). Everything is se
 - ``GIN_WORKER_CONNECTIONS`` (``5000``): simultaneous connections per worker (waiting clients included).
 - ``GIN_GRACEFUL_TIMEOUT`` (``30``): seconds in-flight requests get to finish after SIGTERM.
 - ``GIN_KEEPALIVE`` (``5``): seconds an idle keep-alive connection is kept.
-- ``GIN_FORWARDED_ALLOW_IPS`` (``127.0.0.1``): proxies whose X-Forwarded-* headers are trusted.
+- ``GIN_FORWARDED_ALLOW_IPS`` (``127.0.0.1``): proxies whose X-Forwarded-* headers are trusted (the app reads
+  the same variable for the client address of X-Forwarded-For).
 - ``GIN_LOG_LEVEL`` (``info``): gunicorn's and the service's log level.
 - ``GIN_CONTROL_SOCKET`` (unset: off): path of gunicorn's control socket (``gunicornc``).
 - ``PROMETHEUS_MULTIPROC_DIR`` (a fresh temporary directory): where the workers' metrics meet; wiped at start.

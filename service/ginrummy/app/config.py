@@ -40,6 +40,9 @@ class Config:
     stream_keepalive: int = 15  # seconds between keep-alives on NDJSON/SSE streams
     stream_max: int = 300  # seconds one stream response stays open (clients reconnect with a cursor)
     allow_seed: bool = False  # accept a "seed" at game creation (tests and replays only)
+    # proxies whose X-Forwarded-For names the client (addresses or networks, comma-separated; "*": whichever
+    # peer connects, one hop). gunicorn reads the same variable for X-Forwarded-Proto.
+    forwarded_allow_ips: str = "127.0.0.1"
     cors_origins: str = ""  # origins allowed to call the API from a browser ("*" or a,b,…); empty: own only
     web_dir: str = ""  # the web client's files served at /play; empty: clients/web of the checkout
     max_live_games: int = 1_000_000  # games in play at once, over all clients (~4 KB each in Redis)

@@ -37,6 +37,7 @@ from . import (
     web,
 )
 from .errors import ProblemApi
+from .requests import trusted_proxies
 
 # Swagger UI's own files are served by the app (from the swagger-ui-bundle wheel), so /docs works offline.
 SWAGGER_UI_URL = "/docs/static/"
@@ -45,6 +46,7 @@ SWAGGER_UI_URL = "/docs/static/"
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """The service's WSGI application. ``config`` keys override the environment."""
     settings = Config.load(config)
+    trusted_proxies(settings.forwarded_allow_ips)  # a wrong GIN_FORWARDED_ALLOW_IPS stops the start
     app = Flask("ginrummy")
     app.config.update(
         API_TITLE="Gin Rummy",

@@ -46,7 +46,7 @@ from ginrummy.store import StoreTimeout, StoreUnavailable, rate_limit_storage
 
 from . import observability
 from .errors import RequestRefused, handle_service_error, handle_store_unavailable
-from .requests import bearer_token
+from .requests import bearer_token, client_address
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ def _counted_as() -> str:
         token = None
     if token is not None:
         return "t:" + security.digest(token)
-    return "a:" + (request.remote_addr or "unknown")
+    return "a:" + (client_address() or "unknown")
 
 
 def _budgets(settings: Config) -> dict[str, RateLimitItem]:

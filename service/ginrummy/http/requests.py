@@ -7,12 +7,15 @@ the client's address, statuses of success (201 created, 202 pending) and ``Locat
 
 from __future__ import annotations
 
+import functools
+import ipaddress
 import re
 
 import orjson
-from flask import Response, request
+from flask import Response, current_app, request
 
 from ginrummy.app.calls import Caller, Precondition, Result, fingerprint
+from ginrummy.app.config import ConfigError
 
 from .errors import RequestRefused
 
@@ -35,6 +38,81 @@ def bearer_token(header: str | None) -> str | None:
             headers={"WWW-Authenticate": 'Bearer realm="ginrummy", error="invalid_request"'},
         )
     return token
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+@functools.lru_cache(maxsize=4)
+def trusted_proxies(spec: str) -> tuple[bool, tuple[Network, ...]]:
+    """``GIN_FORWARDED_ALLOW_IPS`` read: (any peer is trusted, the trusted networks). ConfigError for an
+    entry that is neither ``*``, an address nor a network.
+
+    >>> trusted_proxies("*")
+    (True, ())
+    >>> trusted_proxies("127.0.0.1, 10.0.0.0/8")[1]
+    (IPv4Network('127.0.0.1/32'), IPv4Network('10.0.0.0/8'))
+    """
+    entries = [entry.strip() for entry in spec.split(",") if entry.strip()]
+    if "*" in entries:
+        return True, ()
+    try:
+        return False, tuple(ipaddress.ip_network(entry, strict=False) for entry in entries)
+    except ValueError:
+        raise ConfigError(
+            f"GIN_FORWARDED_ALLOW_IPS must be '*' or addresses and networks (10.0.0.0/8), not {spec!r}"
+        ) from None
+
+
+def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(text.strip())
+    except ValueError:
+        return None
+
+
+def forwarded_client(peer: str, forwarded_for: str | None, spec: str) -> str:
+    """The client's address: ``peer`` (the connection's), or — when the peer is a trusted proxy — the
+    last address of ``X-Forwarded-For`` that is not a trusted proxy. Each proxy appends the address it saw,
+    so only the entries from the right up to the first untrusted one can be believed; whatever a client
+    wrote itself stands further left. ``*`` trusts the connecting peer, whoever it is, for one hop.
+
+    >>> forwarded_client("10.1.2.3", "6.6.6.6, 203.0.113.9", "*")
+    '203.0.113.9'
+    >>> forwarded_client("10.1.2.3", "203.0.113.9, 10.0.0.7", "10.0.0.0/8")
+    '203.0.113.9'
+    >>> forwarded_client("198.51.100.1", "203.0.113.9", "10.0.0.0/8")   # not a proxy: its header is not read
+    '198.51.100.1'
+    """
+    if not forwarded_for:
+        return peer
+    anyone, networks = trusted_proxies(spec)
+    peer_address = _address(peer)
+    if not anyone and (peer_address is None or not any(peer_address in net for net in networks)):
+        return peer
+    hops = forwarded_for.split(",")
+    if anyone:
+        hop = _address(hops[-1])
+        return peer if hop is None else str(hop)
+    client = peer
+    for text in reversed(hops):
+        hop = _address(text)
+        if hop is None:
+            break  # garbage: nothing left of it can be believed
+        client = str(hop)
+        if not any(hop in net for net in networks):
+            break
+    return client
+
+
+def client_address() -> str:
+    """The address of the client of this request, behind the proxies ``GIN_FORWARDED_ALLOW_IPS`` trusts:
+    what per-address budgets (sign-ins, creations, reads without a token) count."""
+    return forwarded_client(
+        request.remote_addr or "",
+        request.headers.get("X-Forwarded-For"),
+        current_app.config["GINRUMMY"].forwarded_allow_ips,
+    )
 
 
 def precondition(header: str | None) -> Precondition:
@@ -71,7 +149,7 @@ def caller(*, player: str | None = None) -> Caller:
         player=player,
         precondition=precondition(request.headers.get("If-Match")),
         idempotency_key=key,
-        client=request.remote_addr or "",
+        client=client_address(),
         user_agent=request.headers.get("User-Agent", ""),
         # Only a request with a key is ever compared with another one.
         fingerprint=fingerprint(request.method, request.path, request.get_data(cache=True)) if key else "",
