@@ -206,3 +206,27 @@ def test_brute_force_meets_429(redis_url: str) -> None:
         "10.255.255.1"  # the owner, elsewhere, still waits for the name's window
     )
     assert sign_in(client, name).status_code == 429
+
+
+@pytest.mark.parametrize("ending", ["sign out everywhere", "new password"])
+def test_signing_out_everywhere_or_a_new_password_ends_the_claimed_players_token(
+    client: FlaskClient, ending: str
+) -> None:
+    name = unique("old")
+    player_token = client.post("/v1/players", json={"name": name}).get_json()["token"]
+    session = client.post(
+        "/v1/account", json={"name": name, "password": PASSWORD}, headers=bearer(player_token)
+    ).get_json()["token"]
+    assert client.get("/v1/account", headers=bearer(player_token)).status_code == 200  # still works here
+    if ending == "sign out everywhere":
+        assert client.delete("/v1/account/sessions", headers=bearer(session)).status_code == 200
+    else:
+        changed = client.post(
+            "/v1/account/password",
+            json={"current": PASSWORD, "new": "another long one"},
+            headers=bearer(session),
+        )
+        assert changed.status_code == 200, changed.get_json()
+    assert client.get("/v1/account", headers=bearer(player_token)).status_code == 401
+    game = client.post("/v1/games", json={"opponent": {"type": "bot"}}, headers=bearer(player_token))
+    assert game.status_code == 401 and game.get_json()["code"] == "unknown_player"

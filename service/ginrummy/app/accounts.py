@@ -167,8 +167,8 @@ class Accounts:
         """End a session: ``current`` (this one), ``all`` (every one, this one too) or one by its id."""
         me = self.identify(token, session=True)
         assert me.player_id is not None
-        if which == "all":
-            gone = self.accounts.delete_sessions(me.player_id)
+        if which == "all":  # every credential but the API tokens: the player's own token too
+            gone = self.accounts.delete_sessions(me.player_id, player_token=True)
         elif which == "current":
             gone = self.accounts.delete_sessions(me.player_id, only=me.credential)
         else:
@@ -186,13 +186,15 @@ class Accounts:
         return Result({"sessions": rows})
 
     def change_password(self, token: str | None, current: str, new: str) -> Result:
-        """A new password, given the current one; every other session is signed out."""
+        """A new password, given the current one; every other session is signed out, and the player's
+        own token (of a claimed name-and-token player) ends: what the old password may have let someone
+        keep goes with it. API tokens stay (they are revoked one by one)."""
         me = self.identify(token, session=True)
         assert me.player_id is not None
         if not self.passwords.verify(self.accounts.password_hash(me.player_id), current):
             raise ServiceError("bad_credentials", "the current password is wrong")
         self.accounts.set_password(me.player_id, self.passwords.hash(new))
-        gone = self.accounts.delete_sessions(me.player_id, keep=me.credential)
+        gone = self.accounts.delete_sessions(me.player_id, keep=me.credential, player_token=True)
         return Result({"signed_out": gone})
 
     # --- API tokens ---------------------------------------------------------------------------------

@@ -4,8 +4,9 @@ API token with scopes — and what each may do.
 Kinds are told apart by their prefix, as lichess's personal tokens (``lip_``) are: session tokens start
 with :data:`SESSION_PREFIX`, API tokens with :data:`TOKEN_PREFIX`; a token without either is a seat's,
 a seek's or a player's (``POST /v1/players``). Sessions and API tokens are looked up in PostgreSQL on every
-use (never cached: revoking one is refused everywhere at once); players' tokens, never revoked, are
-remembered by the process (:meth:`ginrummy.store.players.PlayerStore.by_token`).
+use (never cached: revoking one is refused everywhere at once), and so are players' tokens
+(:meth:`ginrummy.store.players.PlayerStore.by_token`), which end when their account signs out everywhere
+or changes its password.
 """
 
 from __future__ import annotations

@@ -3,9 +3,9 @@ personal API tokens (migration 003).
 
 Sessions and API tokens are found by the digest of the token (one indexed lookup, joined to the player)
 on EVERY request that presents one: nothing here is cached in a process, so a session deleted or a token
-revoked by one process (or one gunicorn worker) is refused by every other one at its next request. Only
-the legacy player tokens, which are never revoked, are remembered by a process
-(:meth:`ginrummy.store.players.PlayerStore.by_token`). ``last_used`` (and a session's sliding expiry) is
+revoked by one process (or one gunicorn worker) is refused by every other one at its next request; the
+same holds of a player's own token (:meth:`ginrummy.store.players.PlayerStore.by_token`), which signing
+out everywhere or a new password ends. ``last_used`` (and a session's sliding expiry) is
 written at most once per :data:`TOUCH_EVERY` seconds per credential, not on each request.
 
 The stored hash is whatever the caller gives (argon2id text): this store neither makes nor checks it.
@@ -170,8 +170,11 @@ class AccountStore:
             for row in rows
         ]
 
-    def delete_sessions(self, player_id: int, *, only: int | None = None, keep: int | None = None) -> int:
-        """Delete the player's sessions: ``only`` that one, or every one but ``keep``; how many went."""
+    def delete_sessions(
+        self, player_id: int, *, only: int | None = None, keep: int | None = None, player_token: bool = False
+    ) -> int:
+        """Delete the player's sessions: ``only`` that one, or every one but ``keep``; how many went.
+        ``player_token``: the player's own token (``POST /v1/players``) ends too, in the same transaction."""
         query = "DELETE FROM sessions WHERE player_id = %s"
         args: list[Any] = [player_id]
         if only is not None:
@@ -181,6 +184,8 @@ class AccountStore:
             query += " AND id <> %s"
             args.append(keep)
         with self.database.connection() as conn:
+            if player_token:
+                conn.execute("UPDATE players SET token_digest = NULL WHERE id = %s", [player_id])
             return conn.execute(query, args).rowcount
 
     def create_token(

@@ -8,16 +8,14 @@ finished match changes is written by the archive (:meth:`ginrummy.store.archive.
 transaction with the match itself; this store creates players and reads.
 
 A player's token is checked when it is presented (creating, joining or seeking a game, or acting with it
-instead of a seat token): one indexed lookup by its digest, remembered by the process for
-:data:`TOKEN_CACHE_SECONDS` (a token names its player for good: names never change and tokens are not
-revoked), so that a client playing its moves with its player token does not make every move a query.
+instead of a seat token): one indexed lookup by its digest on every use, never remembered by a process, as
+sessions are — signing out everywhere or changing the password of a claimed player ends its token, and
+every process must refuse it at once.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import time
-from collections import OrderedDict
 from typing import Any
 
 from psycopg.rows import dict_row
@@ -26,8 +24,6 @@ from .database import Database
 from .games import StoreError
 
 RECENT_GAMES = 20  # games shown on a profile, newest first
-TOKEN_CACHE_SECONDS = 300.0  # how long a process remembers which player a token digest is
-TOKEN_CACHE_SIZE = 10_000  # digests remembered at most (the oldest go first)
 
 Rating = tuple[float, float]  # (mu, sigma)
 
@@ -46,7 +42,6 @@ class PlayerStore:
     def __init__(self, database: Database, *, recent_games: int = RECENT_GAMES) -> None:
         self.database = database
         self.recent_games = max(1, recent_games)
-        self._names: OrderedDict[str, tuple[float, str]] = OrderedDict()  # digest -> (until, name)
 
     # --- accounts ---------------------------------------------------------------------------------
     def create(self, name: str, token_digest: str) -> None:
@@ -64,22 +59,10 @@ class PlayerStore:
             raise NameTaken(name)
 
     def by_token(self, token_digest: str) -> str | None:
-        """The display name of the player of this token, or None (not remembered: a token made a moment
-        later by another process is found)."""
-        now = time.monotonic()
-        known = self._names.get(token_digest)
-        if known is not None and known[0] > now:
-            return known[1]
+        """The display name of the player of this token, or None (none, or ended)."""
         with self.database.connection() as conn:
             row = conn.execute("SELECT name FROM players WHERE token_digest = %s", [token_digest]).fetchone()
-        if row is None:
-            return None
-        name = str(row[0])
-        self._names[token_digest] = (now + TOKEN_CACHE_SECONDS, name)
-        self._names.move_to_end(token_digest)
-        while len(self._names) > TOKEN_CACHE_SIZE:
-            self._names.popitem(last=False)
-        return name
+        return None if row is None else str(row[0])
 
     def exists(self, name: str) -> bool:
         with self.database.connection() as conn:
