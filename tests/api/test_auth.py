@@ -99,7 +99,7 @@ def test_tokens_are_stored_only_as_hashes(table: Table, raw_redis: object) -> No
 
 def test_game_ids_start_with_a_letter_so_command_lines_never_read_them_as_options() -> None:
     ids = [security.new_game_id() for _ in range(2000)] + [
-        security.game_id_for_key(str(i)) for i in range(2000)
+        security.game_id_for_key("a:127.0.0.1", str(i)) for i in range(2000)
     ]
     assert all(i[0].isalpha() and security.GAME_ID.match(i) for i in ids)
     assert len(set(ids)) == len(ids)

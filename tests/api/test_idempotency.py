@@ -94,3 +94,45 @@ def test_idempotency_records_do_not_hold_tokens_in_clear(client: FlaskClient, ra
     for record in records:
         assert created["token"].encode() not in record
         assert created["invitation"].encode() not in record
+
+
+def test_another_caller_replaying_a_create_key_never_gets_the_first_callers_seat(client: FlaskClient) -> None:
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    body = {"opponent": {"type": "human"}}
+    ann = client.post("/v1/games", json=body, headers=key, environ_base={"REMOTE_ADDR": "198.51.100.7"})
+    assert ann.status_code == 201
+    player = client.post(
+        "/v1/players", json={"name": f"p{uuid.uuid4().hex[:8]}"}, environ_base={"REMOTE_ADDR": "198.51.100.7"}
+    ).get_json()["token"]
+    for other in (
+        {"environ_base": {"REMOTE_ADDR": "203.0.113.66"}},  # no credentials, another address
+        {"headers": {**key, "Authorization": f"Bearer {player}"}},  # a player's, from the same address
+    ):
+        stranger = client.post("/v1/games", json=body, **{"headers": key, **other})  # type: ignore[arg-type]
+        assert stranger.status_code == 201 and "Idempotent-Replayed" not in stranger.headers
+        assert stranger.get_json()["game_id"] != ann.get_json()["game_id"]
+        assert ann.get_json()["token"] not in stranger.get_data(as_text=True)
+    again = client.post("/v1/games", json=body, headers=key, environ_base={"REMOTE_ADDR": "198.51.100.7"})
+    assert again.headers["Idempotent-Replayed"] == "true" and again.get_json() == ann.get_json()
+
+
+def test_another_caller_replaying_a_join_key_never_gets_the_joiners_seat(
+    table: Table, client: FlaskClient
+) -> None:
+    ann, created = table.create(opponent={"type": "human"})
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    path = f"/v1/games/{ann.game_id}/join"
+    bob = client.post(
+        path,
+        json={"invitation": created["invitation"]},
+        headers=key,
+        environ_base={"REMOTE_ADDR": "198.51.100.8"},
+    )
+    assert bob.status_code == 200
+    stranger = client.post(
+        path,
+        json={"invitation": created["invitation"]},
+        headers=key,
+        environ_base={"REMOTE_ADDR": "203.0.113.67"},
+    )
+    assert stranger.status_code >= 400 and bob.get_json()["token"] not in stranger.get_data(as_text=True)

@@ -47,6 +47,21 @@ class Caller:
     client: str = ""  # the client's address: bounds the games in play it may have
     user_agent: str = ""  # the client's User-Agent (a session list shows it to tell devices apart)
 
+    @property
+    def key_owner(self) -> str:
+        """Whose Idempotency-Key this is: the bearer token's (by a digest) or, without one, the client
+        address's. A stored answer is found again only by the caller that sent the key, so another caller
+        replaying the same key and body never gets that answer (and its secrets).
+
+        >>> Caller(client="198.51.100.7").key_owner
+        'a:198.51.100.7'
+        >>> Caller(token="x").key_owner == Caller(token="x", client="elsewhere").key_owner
+        True
+        """
+        if self.token:
+            return "t:" + hashlib.sha256(self.token.encode()).hexdigest()[:32]
+        return "a:" + self.client
+
 
 def fingerprint(method: str, path: str, body: bytes) -> str:
     """What makes two requests the same request (for an Idempotency-Key)."""

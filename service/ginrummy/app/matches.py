@@ -130,7 +130,7 @@ class Matches:
         )
         meta = _settings(meta, body, rules_in, caller.player)
         key = caller.idempotency_key
-        game_id = security.game_id_for_key(key) if key else security.new_game_id()
+        game_id = security.game_id_for_key(caller.key_owner, key) if key else security.new_game_id()
         return self._start(game_id, meta, rules, caller, head)
 
     def _start(
@@ -150,7 +150,7 @@ class Matches:
         client_key = self.books.reserve(game_id, caller.client, public=not match.meta.private)
         match.meta = dataclasses.replace(match.meta, client_key=client_key, created_ms=clocks.now_ms())
         key = caller.idempotency_key
-        idem_key = security.scoped_key("create", key) if key else None
+        idem_key = security.scoped_key("create\n" + caller.key_owner, key) if key else None
         result = self.work.commit(match, events, caller, seat=head["seat"], idem_key=idem_key, head=head)
         if not result.replayed:
             metrics.record_game_created()
@@ -193,7 +193,7 @@ class Matches:
     def join(self, game_id: str, body: dict[str, Any], caller: Caller) -> Result:
         invitation = body["invitation"]
         key = caller.idempotency_key
-        idem_key = security.scoped_key("join\n" + invitation, key) if key else None
+        idem_key = security.scoped_key(f"join\n{invitation}\n{caller.key_owner}", key) if key else None
         match = self.work.load_for_write(game_id, idem_key)
         if isinstance(match, Replay):
             return self.work.replay(match, caller)

@@ -74,10 +74,11 @@ def unpad(idempotency_key: str, sealed: str) -> str:
     return bytes(a ^ b for a, b in zip(data, stream, strict=False)).decode()
 
 
-def game_id_for_key(idempotency_key: str) -> str:
-    """The id of a game created with an Idempotency-Key: derived from it, so a retried create finds
-    the game (and its record) that the first attempt made, in one atomic script."""
-    raw = hashlib.sha256(f"gin-create\n{idempotency_key}".encode()).digest()[:15]
+def game_id_for_key(owner: str, idempotency_key: str) -> str:
+    """The id of a game created with an Idempotency-Key by ``owner`` (:attr:`Caller.key_owner`): derived
+    from both, so a retried create finds the game (and its record) that the first attempt made, in one
+    atomic script, and another caller's same key makes a game of its own."""
+    raw = hashlib.sha256(f"gin-create\n{owner}\n{idempotency_key}".encode()).digest()[:15]
     return "g" + base64.urlsafe_b64encode(raw).decode()
 
 
