@@ -99,7 +99,7 @@ class Accounts:
         """A new account (or, with the player's own token, a password for a name-and-token player),
         signed in at once: the session's token, shown once."""
         name = name.removesuffix("\n")
-        password_hash = self.passwords.hash(password)
+        password_hash = self.passwords.hash(password, name)
         if caller.token is not None:
             if not self.accounts.claim(name, security.digest(caller.token), password_hash):
                 raise ServiceError(
@@ -126,13 +126,14 @@ class Accounts:
         self._check_limits(*scopes)
         found = self.accounts.password_of(name)
         stored = found[2] if found is not None else None
-        if found is None or not self.passwords.verify(stored, password):
+        # Verified whether or not the name exists (against a dummy hash when not): the same time either way.
+        if not self.passwords.verify(stored, password) or found is None:
             for scope in scopes:
                 self.live.fail(scope, self.config.signin_window)
             raise ServiceError("bad_credentials", BAD_CREDENTIALS)
         player_id, display, _ = found
         if stored is not None and self.passwords.needs_rehash(stored):
-            self.accounts.set_password(player_id, self.passwords.hash(password))
+            self.accounts.set_password(player_id, self.passwords.rehash(password))
         return self._new_session(player_id, display, caller)
 
     def _check_limits(self, account_scope: str, address_scope: str) -> None:
@@ -185,15 +186,21 @@ class Accounts:
             row["current"] = row["id"] == str(me.credential)
         return Result({"sessions": rows})
 
-    def change_password(self, token: str | None, current: str, new: str) -> Result:
+    def change_password(self, token: str | None, current: str, new: str, caller: Caller) -> Result:
         """A new password, given the current one; every other session is signed out, and the player's
         own token (of a claimed name-and-token player) ends: what the old password may have let someone
         keep goes with it. API tokens stay (they are revoked one by one)."""
         me = self.identify(token, session=True)
         assert me.player_id is not None
+        # A wrong current password counts as a failed sign-in of the name and the address, under the same
+        # limits: a stolen session is no way around them to guess the password.
+        scopes = ("name\n" + me.name.casefold(), "address\n" + caller.client)
+        self._check_limits(*scopes)
         if not self.passwords.verify(self.accounts.password_hash(me.player_id), current):
+            for scope in scopes:
+                self.live.fail(scope, self.config.signin_window)
             raise ServiceError("bad_credentials", "the current password is wrong")
-        self.accounts.set_password(me.player_id, self.passwords.hash(new))
+        self.accounts.set_password(me.player_id, self.passwords.hash(new, me.name))
         gone = self.accounts.delete_sessions(me.player_id, keep=me.credential, player_token=True)
         return Result({"signed_out": gone})
 

@@ -52,6 +52,7 @@ class Config:
     limit_move: str = "600/minute"  # other POSTs on a game, per seat token (per address without one)
     limit_read: str = "1200/minute"  # GETs and analyze, per seat token (per address without one)
     limit_wait: str = "120/minute"  # event pages, long polls and streams, per token (or address)
+    limit_signup: str = "20/hour"  # sign-ups (POST /v1/account) and new players (/v1/players), per address
     abandon_after: int = 300  # seconds a seat without a clock may idle on its move before being claimed
     seek_ttl: int = 600  # seconds an open seek waits in the lobby
     challenge_ttl: int = 900  # seconds a challenge waits for its answer

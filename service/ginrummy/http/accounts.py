@@ -86,8 +86,9 @@ def sign_out(session_id: str) -> Response:
 @blp.response(200, schemas.SignedOutOut)
 @blp.doc(**doc("changePassword", ACCOUNT_AUTH, error_responses(401, 403, 422)))
 def change_password(body: dict[str, Any]) -> Response:
-    """Change the password (the current one is needed); every other session is signed out"""
-    return respond(services().accounts.change_password(token(), body["current"], body["new"]))
+    """Change the password (the current one is needed; wrong ones count as failed sign-ins, under the same
+    limits); every other session, and the player's own token, are signed out"""
+    return respond(services().accounts.change_password(token(), body["current"], body["new"], caller()))
 
 
 @blp.route("/tokens", methods=["POST"])

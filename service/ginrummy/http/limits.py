@@ -8,6 +8,9 @@ never the token) and per client address otherwise:
 budget     requests                                                default (GIN_LIMIT_…)
 =========  ======================================================  ==========================
 create     ``POST /v1/games``, ``POST /v1/challenges``             ``30/minute`` (CREATE)
+signup     ``POST /v1/account``, ``POST /v1/players``; always per   ``20/hour`` (SIGNUP)
+           address (a made-up token must not buy another budget:
+           each sign-up hashes a password)
 move       every other ``POST`` on a game or a challenge           ``600/minute`` (MOVE)
 read       ``GET`` views, hints, hands, rules, bots; analyze       ``1200/minute`` (READ)
 wait       ``GET …/events``, ``GET /v1/account/stream``            ``120/minute`` (WAIT)
@@ -25,7 +28,7 @@ a second timeout.
 
 Why ``limits`` itself and not flask-limiter, which is built on it: flask-limiter resolves its limits,
 scopes and exemptions anew on every request — about 0.2 ms of CPU per request here, more than the Redis
-round trip of the counter itself — for a job of four budgets that is one function below.
+round trip of the counter itself — for a job of five budgets that is one function below.
 """
 
 from __future__ import annotations
@@ -56,6 +59,8 @@ def budget_of() -> str | None:
     rule = request.url_rule.rule if request.url_rule is not None else ""
     if not rule.startswith("/v1/"):
         return None
+    if rule in ("/v1/account", "/v1/players") and request.method == "POST":
+        return "signup"
     if rule in ("/v1/games", "/v1/challenges", "/v1/games/<game_id>/review") and request.method == "POST":
         return "create"  # (a review costs a bot worker some twenty seconds of CPU)
     if rule.endswith("/events") or rule == "/v1/account/stream":
@@ -65,8 +70,11 @@ def budget_of() -> str | None:
     return "read"
 
 
-def _counted_as() -> str:
-    """Whose budget this is: the seat token's (by a digest) or, without one, the client address's."""
+def _counted_as(budget: str) -> str:
+    """Whose budget this is: the seat token's (by a digest) or, without one (and always for sign-ups),
+    the client address's."""
+    if budget == "signup":
+        return "a:" + (client_address() or "unknown")
     try:
         token = bearer_token(request.headers.get("Authorization"))
     except RequestRefused:
@@ -78,7 +86,7 @@ def _counted_as() -> str:
 
 def _budgets(settings: Config) -> dict[str, RateLimitItem]:
     budgets = {}
-    for name in ("create", "move", "read", "wait"):
+    for name in ("create", "signup", "move", "read", "wait"):
         text = getattr(settings, f"limit_{name}")
         try:
             budgets[name] = parse(text)
@@ -99,7 +107,7 @@ def init_app(app: Flask, settings: Config, redis_url: str, client: Any) -> None:
         budget = budget_of()
         if budget is None:
             return None
-        item, key = budgets[budget], _counted_as()
+        item, key = budgets[budget], _counted_as(budget)
         try:
             if limiter.hit(item, budget, key):
                 return None
