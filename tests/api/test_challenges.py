@@ -303,3 +303,44 @@ def test_the_account_stream_as_a_page(client: FlaskClient) -> None:
     ]
     bad = client.get("/v1/account/stream?since=yesterday", headers=json_headers)
     assert bad.status_code == 422
+
+
+def test_answering_a_challenge_needs_a_token_that_may_act(client: FlaskClient) -> None:
+    ann, ann_token = account(client, "ann")
+    bob, bob_session = account(client, "bob")
+    bob_reader = client.post(
+        "/v1/account/tokens", json={"description": "reader", "scopes": ["read"]}, headers=bearer(bob_session)
+    ).get_json()["token"]
+    ann_reader = client.post(
+        "/v1/account/tokens", json={"description": "reader", "scopes": ["read"]}, headers=bearer(ann_token)
+    ).get_json()["token"]
+    made = challenge(client, ann_token, opponent=bob).get_json()["challenge"]
+    declined = client.post(
+        f"/v1/challenges/{made['id']}/decline", json={"reason": "generic"}, headers=bearer(bob_reader)
+    )
+    assert declined.status_code == 403 and declined.get_json()["code"] == "token_scope"
+    cancelled = client.post(f"/v1/challenges/{made['id']}/cancel", headers=bearer(ann_reader))
+    assert cancelled.status_code == 403 and cancelled.get_json()["code"] == "token_scope"
+    assert (
+        client.get(f"/v1/challenges/{made['id']}", headers=bearer(ann_token)).get_json()["status"] == "open"
+    )
+    # A bot account's session reads only: its program answers with its API token.
+    bot, bot_session = account(client, "botty")
+    assert client.post("/v1/account/bot", headers=bearer(bot_session)).status_code == 200
+    to_bot = challenge(client, ann_token, opponent=bot).get_json()["challenge"]
+    by_session = client.post(
+        f"/v1/challenges/{to_bot['id']}/decline", json={"reason": "generic"}, headers=bearer(bot_session)
+    )
+    assert by_session.status_code == 403 and by_session.get_json()["code"] == "token_scope"
+
+
+def test_an_account_with_a_game_in_play_cannot_become_a_bot(client: FlaskClient) -> None:
+    _, session = account(client, "busy")
+    created = client.post("/v1/games", json={"opponent": {"type": "bot"}}, headers=bearer(session))
+    assert created.status_code == 201
+    refused = client.post("/v1/account/bot", headers=bearer(session))
+    assert refused.status_code == 409 and refused.get_json()["code"] == "account_has_games"
+    assert client.get("/v1/account", headers=bearer(session)).get_json()["bot"] is False
+    game_id = created.get_json()["game_id"]
+    view = client.get(f"/v1/games/{game_id}", headers=bearer(session))
+    assert view.status_code == 200 and view.get_json()["legal_actions"]

@@ -243,3 +243,39 @@ def test_a_played_out_rated_match_archives_every_hand_with_its_rating(client: Fl
     listed = client.get(f"/v1/players/{name}/games").get_json()["games"]
     assert listed[0]["game_id"] == game_id and listed[0]["hands"] == export["hand_count"]
     assert listed[0]["points"][0] == sum(g["grand_totals"][0] for g in export["result"]["games"])
+
+
+def test_a_private_game_is_left_out_of_its_players_public_lists_but_not_their_own(
+    client: FlaskClient,
+) -> None:
+    name, token = new_player(client, "Pv")
+    public_id = rated_game(client, token, resign=True)
+    response = client.post(
+        "/v1/games",
+        json={"opponent": {"type": "bot", "bot": "simple"}, "rated": True, "private": True},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    created = response.get_json()
+    Seat(client, created["game_id"], created["seat"], created["token"]).act({"type": "resign"})
+    private_id = created["game_id"]
+    assert archived_export(client, private_id)["game_id"] == private_id  # whoever has its id may read it
+    me = {"Authorization": f"Bearer {token}"}
+    stranger = {"Authorization": f"Bearer {new_player(client, 'Other')[1]}"}
+    for headers in ({}, stranger):
+        assert [
+            g["game_id"] for g in client.get(f"/v1/players/{name}/games", headers=headers).get_json()["games"]
+        ] == [public_id]
+        lines = client.get(
+            f"/v1/players/{name}/games", headers={**headers, "Accept": "application/x-ndjson"}
+        ).get_data(as_text=True)
+        assert [json.loads(line)["game_id"] for line in lines.splitlines()] == [public_id]
+        history = client.get(f"/v1/players/{name}/rating-history", headers=headers).get_json()
+        assert [p["game_id"] for p in history["families"]["standard"]] == [public_id, None]
+    assert [g["game_id"] for g in client.get(f"/v1/players/{name}").get_json()["recent"]] == [public_id]
+    # The player itself sees every one of its games.
+    mine = client.get(f"/v1/players/{name}/games", headers=me).get_json()["games"]
+    assert [g["game_id"] for g in mine] == [private_id, public_id]
+    history = client.get(f"/v1/players/{name}/rating-history", headers=me).get_json()
+    assert [p["game_id"] for p in history["families"]["standard"]] == [public_id, private_id]
+    # The counters and the rating count it: a private game is played all the same.
+    assert client.get(f"/v1/players/{name}").get_json()["games"]["played"] == 2

@@ -133,7 +133,7 @@ def build(
         challenges=challenges,
         streams=AccountStreams(accounts, challenges, feed),
         seeks=Seeks(lobby, people, players, matches, store.notifier, config),
-        records=Records(archiving),
+        records=Records(archiving, identities),
         archiving=archiving,
         bot_turns=BotTurns(work, books),
         bot_queue=bot_queue,

@@ -232,6 +232,10 @@ class Accounts:
         open, and shown as a bot. Only an account that has played no game may."""
         me = self.identify(token, session=True)
         assert me.player_id is not None
+        if self.live_matches(me.name, 1):  # its sessions could no longer play them
+            raise ServiceError(
+                "account_has_games", "finish (or resign) your games in play before the account becomes a bot"
+            )
         outcome = self.accounts.make_bot(me.player_id)
         if outcome == "bot":
             raise ServiceError("already_bot", "this account is a bot account already")

@@ -149,6 +149,7 @@ def _match_entry(match: Match) -> dict[str, Any]:
         "family": doc["family"],
         "clock": doc["clock"],
         "rated": meta.rated and not aborted and result["winner"] is not None,
+        "private": meta.private,
         "winner": result["winner"],
         "end": result["end_reason"],
         "started": (meta.created_ms or now_ms) / 1000,
@@ -170,6 +171,7 @@ def _match_record(entry: dict[str, Any]) -> MatchRecord:
         family=entry["family"],
         clock=entry["clock"],
         rated=bool(entry["rated"]),
+        private=bool(entry.get("private")),  # (outboxes written before it have none: public)
         winner=entry["winner"],
         end_reason=entry["end"],
         started_at=float(entry["started"]),

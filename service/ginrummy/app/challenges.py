@@ -246,7 +246,9 @@ class Challenges:
         )
 
     def decline(self, challenge_id: str, reason: str, token: str | None) -> Result:
-        doc, _ = self._open(challenge_id, token, "opponent")
+        doc, me = self._open(challenge_id, token, "opponent")
+        if me is not None:
+            me.require_play()  # answering is acting: a read-only token or a bot account's session may not
         declined = {**doc, "decline_reason": reason}
         if not self.store.move(challenge_id, "open", "declined", declined):
             raise ServiceError("challenge_closed", "this challenge was answered or cancelled meanwhile")
@@ -255,7 +257,9 @@ class Challenges:
         return Result(shown)
 
     def cancel(self, challenge_id: str, token: str | None) -> Result:
-        doc, _ = self._open(challenge_id, token, "challenger")
+        doc, me = self._open(challenge_id, token, "challenger")
+        if me is not None:
+            me.require_play()
         if not self.store.move(challenge_id, "open", "canceled", doc):
             raise ServiceError("challenge_closed", "this challenge was answered meanwhile")
         shown = public("canceled", doc)

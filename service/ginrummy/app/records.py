@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import dataclasses
 import datetime as dt
 from collections.abc import Iterator
 from typing import Any
@@ -23,6 +24,7 @@ from . import ratings, security
 from .archiving import Archiving, export, unavailable
 from .calls import Result
 from .errors import ServiceError
+from .identity import Identities
 
 PAGE_MAX = 100  # games per page at most
 FAMILIES = (*PRESETS, "casual")
@@ -117,9 +119,21 @@ def iso(at: dt.datetime) -> str:
 class Records:
     """The archive's reads."""
 
-    def __init__(self, archiving: Archiving) -> None:
+    def __init__(self, archiving: Archiving, identities: Identities) -> None:
         self.archiving = archiving
         self.archive = archiving.archive
+        self.identities = identities
+
+    def _is_self(self, name: str, token: str | None) -> bool:
+        """Whether the caller (by its player's, session or API token) is the player ``name``: a player's
+        private games are listed for itself only (docs/api.md, *Private games*)."""
+        if token is None:
+            return False
+        try:
+            me = self.identities.of(token)
+        except ServiceError:  # an expired session: read as anyone
+            return False
+        return me is not None and me.name.casefold() == name.casefold()
 
     def _player(self, name: str) -> tuple[int, str]:
         """The player's id and name as typed (``name`` may be in any case)."""
@@ -141,9 +155,10 @@ class Records:
         hands = self.archiving.read(self.archive.hands, game_id)
         return Result(export(archived.document, [orjson.loads(h) for h in hands], archived.ratings))
 
-    def games(self, name: str, query: dict[str, Any]) -> Result:
-        """A page of the player's games, newest first; ``next`` continues it (None: the last page)."""
-        where = game_filter(query)
+    def games(self, name: str, query: dict[str, Any], token: str | None = None) -> Result:
+        """A page of the player's games, newest first; ``next`` continues it (None: the last page). Its
+        private games only when the caller is the player (``token``)."""
+        where = dataclasses.replace(game_filter(query), private=self._is_self(name, token))
         cursor = query.get("cursor")
         after = None if cursor is None else decode_cursor(cursor)
         limit = min(int(query.get("limit") or 50), PAGE_MAX)
@@ -156,11 +171,11 @@ class Records:
         following = encode_cursor(rows[-1]["finished_at"], rows[-1]["game_id"]) if more else None
         return Result({"player": name, "games": [_summary(row) for row in rows], "next": following})
 
-    def stream(self, name: str, query: dict[str, Any]) -> Iterator[bytes]:
-        """Every game of the player (filters as :meth:`games`), newest first, as NDJSON lines of export
-        documents, read through a server-side cursor. The player is looked up before the first line, so
-        that an unknown one is a 404 and not a broken stream."""
-        where = game_filter(query)
+    def stream(self, name: str, query: dict[str, Any], token: str | None = None) -> Iterator[bytes]:
+        """Every game of the player (filters and private games as :meth:`games`), newest first, as NDJSON
+        lines of export documents, read through a server-side cursor. The player is looked up before the
+        first line, so that an unknown one is a 404 and not a broken stream."""
+        where = dataclasses.replace(game_filter(query), private=self._is_self(name, token))
         player_id, _ = self._player(name)
 
         def lines() -> Iterator[bytes]:
@@ -175,14 +190,16 @@ class Records:
 
         return lines()
 
-    def rating_history(self, name: str, family: str | None) -> Result:
-        """Per family, each rated game's rating before and after, oldest first."""
+    def rating_history(self, name: str, family: str | None, token: str | None = None) -> Result:
+        """Per family, each rated game's rating before and after, oldest first (a private game's id shown
+        to the player only)."""
         if family is not None and family not in PRESETS:
             raise ServiceError(
                 "bad_filter", f"unknown rules family {family!r} (families: {', '.join(PRESETS)})"
             )
         player_id, name = self._player(name)
-        rows = self.archiving.read(self.archive.rating_history, player_id, family)
+        private = self._is_self(name, token)
+        rows = self.archiving.read(lambda: self.archive.rating_history(player_id, family, private=private))
         families: dict[str, list[dict[str, Any]]] = {}
         for row in rows:
             before = (

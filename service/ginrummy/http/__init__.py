@@ -13,9 +13,9 @@ from __future__ import annotations
 import atexit
 from collections.abc import Mapping
 from dataclasses import fields
+from pathlib import Path
 from typing import Any
 
-import swagger_ui_bundle  # type: ignore[import-untyped]
 from flask import Flask, Response, send_from_directory
 
 from ginrummy.app import DEFAULT_REDIS_URL, connect
@@ -31,6 +31,7 @@ from . import (
     limits,
     observability,
     offload,
+    parsing,
     people,
     reference,
     schemas,
@@ -39,7 +40,10 @@ from . import (
 from .errors import ProblemApi
 from .requests import trusted_proxies
 
-# Swagger UI's own files are served by the app (from the swagger-ui-bundle wheel), so /docs works offline.
+# Swagger UI's own files are served by the app, so /docs works offline: swagger-ui-dist 5 (npm, Apache-2.0),
+# its three files kept in http/swagger-ui/ — the swagger-ui-bundle wheel carries Swagger UI 4.15, which
+# cannot read an OpenAPI 3.1 document ("Unable to render this definition").
+SWAGGER_UI_DIR = Path(__file__).with_name("swagger-ui")
 SWAGGER_UI_URL = "/docs/static/"
 
 
@@ -83,6 +87,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # The archive's drainer runs in every process that serves (started by its first request, so that a
     # process forked after create_app gets its own thread).
     app.before_request_funcs.setdefault(None, []).insert(0, drainer.start)
+    app.before_request(parsing.refuse_control_characters_in_path)
 
     api = ProblemApi(app, spec_kwargs={"marshmallow_plugin": schemas.SchemaPlugin()})
     api.spec.components.schema("Card", schemas.CARD_SCHEMA)
@@ -107,4 +112,4 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def _swagger_ui_file(filename: str) -> Response:
-    return send_from_directory(swagger_ui_bundle.swagger_ui_path, filename, max_age=86400)
+    return send_from_directory(SWAGGER_UI_DIR, filename, max_age=86400)

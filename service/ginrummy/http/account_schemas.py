@@ -9,7 +9,18 @@ from marshmallow import fields, validate
 from ginrummy.app.challenges import DECLINE_REASONS
 from ginrummy.app.identity import SCOPES
 
-from .schemas import NAME, PLAYER_NAME, RATED_DOC, ClockIn, Flag, JoinedOut, Out, PlayerOut, RulesIn
+from .schemas import (
+    NAME,
+    PLAYER_NAME,
+    PRINTABLE_PATTERN,
+    RATED_DOC,
+    ClockIn,
+    Flag,
+    JoinedOut,
+    Out,
+    PlayerOut,
+    RulesIn,
+)
 
 PASSWORD = fields.String(
     required=True,
@@ -31,7 +42,13 @@ class SignUpIn(ma.Schema):
 
 
 class SignInIn(ma.Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    name = fields.String(
+        required=True,
+        validate=[
+            validate.Length(min=1, max=64),
+            validate.Regexp(PRINTABLE_PATTERN, error="a name is printable text"),
+        ],
+    )
     password = fields.String(required=True, validate=validate.Length(min=1, max=256))
 
 
@@ -41,7 +58,13 @@ class PasswordIn(ma.Schema):
 
 
 class TokenIn(ma.Schema):
-    description = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    description = fields.String(
+        required=True,
+        validate=[
+            validate.Length(min=1, max=100),
+            validate.Regexp(PRINTABLE_PATTERN, error="a description is printable text"),
+        ],
+    )
     scopes = fields.List(
         fields.String(validate=validate.OneOf(SCOPES)),
         required=True,

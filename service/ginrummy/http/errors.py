@@ -22,7 +22,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from ginrummy.app.errors import ServiceError
 from ginrummy.engine.errors import GinRummyError
-from ginrummy.store import DatabaseUnavailable, StoreUnavailable
+from ginrummy.store import DatabaseRefusedValue, DatabaseUnavailable, StoreUnavailable
 
 from . import observability
 
@@ -236,6 +236,13 @@ def handle_database_unavailable(error: Exception) -> Response:
     return problem(503, "store_unavailable", DATABASE_UNAVAILABLE, headers={"Retry-After": str(RETRY_AFTER)})
 
 
+def handle_database_refused_value(error: Exception) -> Response:
+    """PostgreSQL refused a value of the request (a NUL character in a text): the request's fault, 400 —
+    never the 503 of a database that does not answer, which clients retry and monitoring counts."""
+    log.info("PostgreSQL refused a value of a request: %s", type(error).__name__)
+    return problem(400, "bad_request", "this request holds a value that cannot be kept (a NUL character?)")
+
+
 class ProblemSchema(ma.Schema):
     """The body of every error response (RFC 9457 problem details plus a stable ``code``)."""
 
@@ -324,3 +331,4 @@ def register(app: Flask) -> None:
     app.register_error_handler(GinRummyError, handle_engine_error)
     app.register_error_handler(StoreUnavailable, handle_store_unavailable)
     app.register_error_handler(DatabaseUnavailable, handle_database_unavailable)
+    app.register_error_handler(DatabaseRefusedValue, handle_database_refused_value)

@@ -10,7 +10,7 @@ from . import schemas
 from .docs import SEEK_AUTH, doc, error_responses
 from .games import services
 from .parsing import ApiBlueprint
-from .requests import caller, respond
+from .requests import caller, respond, token
 from .streaming import NDJSON, wants_ndjson
 
 blp = ApiBlueprint(
@@ -67,12 +67,12 @@ def player_games(query: dict[str, Any], name: str) -> Response:
     streamed"""
     records = services().records
     if wants_ndjson():
-        lines = records.stream(name, query)
+        lines = records.stream(name, query, token())
         response = Response(stream_with_context(lines), mimetype=NDJSON)
         response.headers["Cache-Control"] = "no-store"
         response.headers["X-Accel-Buffering"] = "no"
         return response
-    return respond(records.games(name, query))
+    return respond(records.games(name, query, token()))
 
 
 @blp.route("/players/<name>/rating-history", methods=["GET"])
@@ -81,7 +81,7 @@ def player_games(query: dict[str, Any], name: str) -> Response:
 @blp.doc(**doc("getRatingHistory", error_responses(404, 422)))
 def rating_history(query: dict[str, Any], name: str) -> Response:
     """A player's rating per rules family before and after each rated game, oldest first"""
-    return respond(services().records.rating_history(name, query.get("family")))
+    return respond(services().records.rating_history(name, query.get("family"), token()))
 
 
 @blp.route("/leaderboard", methods=["GET"])

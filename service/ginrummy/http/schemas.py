@@ -40,13 +40,11 @@ class SchemaPlugin(MarshmallowPlugin):
     Converter = _Converter
 
 
+# Text that is shown to people or kept in PostgreSQL: no control characters (NUL among them, which
+# PostgreSQL cannot store), no line or bidirectional-override characters.
+PRINTABLE_PATTERN = r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]+$"
 # A player's name is shown to the other player and to spectators: printable text only.
-NAME = [
-    validate.Length(min=1, max=40),
-    validate.Regexp(
-        r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]+$", error="a name is printable text"
-    ),
-]
+NAME = [validate.Length(min=1, max=40), validate.Regexp(PRINTABLE_PATTERN, error="a name is printable text")]
 
 CARD_DOC = (
     'A card: its text, rank then suit in any case ("7H", "TD", "10d", "7♥"), or its number 0–51 '
@@ -968,7 +966,9 @@ class PlayerGamesOut(Out):
 
 
 class RatingPointOut(Out):
-    game_id = fields.String()
+    game_id = fields.String(
+        allow_none=True, metadata={"description": "null for a private game, unless the player itself asks"}
+    )
     at = fields.String()
     before = fields.Nested(ShownRatingOut, allow_none=True)
     after = fields.Nested(ShownRatingOut)

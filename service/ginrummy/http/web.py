@@ -14,9 +14,12 @@ only over the public API, so the same files work from any other origin or static
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import re
 from pathlib import Path
 
-from flask import Blueprint, Flask, Response, current_app, redirect, send_from_directory
+from flask import Blueprint, Flask, Response, current_app, redirect, request, send_from_directory
 from flask_cors import CORS
 from werkzeug.wrappers import Response as WerkzeugResponse
 
@@ -41,6 +44,15 @@ CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self' http: https:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
+
+# The API's interactive documents (/docs, Swagger UI 5 from http/swagger-ui/): its files, the
+# page's one inline script (allowed by its hash, computed from the page as served) and calls to this origin.
+DOCS_POLICY = (
+    "default-src 'self'; script-src 'self' {scripts}; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+DOCS_ENDPOINT = "api-docs.openapi_swagger_ui"
+_INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
 
 play = Blueprint("play", __name__)
 
@@ -79,6 +91,27 @@ def init_app(app: Flask, settings: Config) -> None:
         )
     app.config["GIN_WEB_DIR"] = Path(settings.web_dir) if settings.web_dir else default_web_dir()
     app.register_blueprint(play)
+    app.after_request(_docs_page_policy)
+
+
+def _page_headers(response: Response, policy: str) -> None:
+    """A page of the service's own: never framed by another site, no Referer, no sniffing, ``policy``."""
+    response.headers["X-Frame-Options"] = "DENY"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Content-Security-Policy"] = policy
+
+
+def _docs_page_policy(response: Response) -> Response:
+    """/docs gets a page's protections too (it had none): its inline script runs by its SHA-256 only."""
+    if request.endpoint != DOCS_ENDPOINT or response.direct_passthrough:
+        return response
+    hashes = " ".join(
+        "'sha256-" + base64.b64encode(hashlib.sha256(script).digest()).decode() + "'"
+        for script in _INLINE_SCRIPT.findall(response.get_data())
+    )
+    _page_headers(response, DOCS_POLICY.format(scripts=hashes))
+    return response
 
 
 @play.get("/")
@@ -101,10 +134,7 @@ def play_file(filename: str = "index.html") -> Response:
     if not (folder / "index.html").is_file():
         raise RequestRefused("web_client_missing", f"the web client is not installed here ({folder})")
     response = send_from_directory(folder, filename, max_age=0)
-    # The page holds seat tokens: it must not be framed by another site, nor leak them in a Referer.
-    response.headers["X-Frame-Options"] = "DENY"
-    response.headers["Referrer-Policy"] = "no-referrer"
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    # Only the page's own scripts and styles run; it may call any service (?server=), nothing else.
-    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    # The page holds seat tokens: it must not be framed by another site, nor leak them in a Referer. Only
+    # the page's own scripts and styles run; it may call any service (?server=), nothing else.
+    _page_headers(response, CONTENT_SECURITY_POLICY)
     return response

@@ -8,7 +8,13 @@ methods and never see a key or a query.
 """
 
 from .connection import make_client, rate_limit_storage
-from .database import Database, DatabaseUnavailable, DatabaseUnreachable, DatabaseUrlError
+from .database import (
+    Database,
+    DatabaseRefusedValue,
+    DatabaseUnavailable,
+    DatabaseUnreachable,
+    DatabaseUrlError,
+)
 from .embedded import EmbeddedRedis
 from .embedded_postgres import EmbeddedPostgres
 from .games import (
@@ -29,6 +35,7 @@ from .players import NameTaken, PlayerStore
 
 __all__ = [
     "Database",
+    "DatabaseRefusedValue",
     "DatabaseUnavailable",
     "DatabaseUnreachable",
     "DatabaseUrlError",

@@ -77,9 +77,9 @@ INSERT_HANDS = (
 )
 INSERT_GAME_PLAYERS = (
     "INSERT INTO game_players (game_id, seat, player_id, opponent_id, result, rated, family, finished_at,"
-    " points, opponent_points, opponent_name, end_reason)"
+    " points, opponent_points, opponent_name, end_reason, private)"
     " SELECT * FROM unnest(%s::text[], %s::smallint[], %s::bigint[], %s::bigint[], %s::text[], %s::boolean[],"
-    " %s::text[], %s::timestamptz[], %s::int[], %s::int[], %s::text[], %s::text[])"
+    " %s::text[], %s::timestamptz[], %s::int[], %s::int[], %s::text[], %s::text[], %s::boolean[])"
 )
 
 
@@ -111,6 +111,7 @@ class MatchRecord:
     version: int
     state: str  # the service's final state of the match (never served as such)
     document: Mapping[str, Any]  # the export document, less its hands and rating changes
+    private: bool = False  # left out of its players' lists for everyone but them
 
     def result(self, seat: int) -> str:
         if self.end_reason == "aborted":
@@ -163,6 +164,7 @@ class GameFilter:
     family: str | None = None  # a preset's name
     casual: bool = False  # only rules with overrides (no family); with ``family``: nothing
     result: str | None = None  # one of RESULTS
+    private: bool = False  # private games too (only for the player itself)
 
 
 def rating_changes(rows: Sequence[Sequence[Any]]) -> list[dict[str, Any] | None]:
@@ -317,6 +319,7 @@ class Archive:
                         opponent.points,
                         opponent.player or opponent.name,
                         match.end_reason,
+                        match.private,
                     )
                 )
                 if result != "aborted":  # an aborted match is not played
@@ -482,6 +485,8 @@ class Archive:
                 params.append(value)
         if where.casual:
             clauses.append(sql.SQL("gp.family IS NULL"))
+        if not where.private:
+            clauses.append(sql.SQL("NOT gp.private"))
         page = sql.SQL(
             "SELECT * FROM game_players gp WHERE {} ORDER BY gp.finished_at DESC, gp.game_id DESC"
         ).format(sql.SQL(" AND ").join(clauses))
@@ -545,19 +550,24 @@ class Archive:
             for document, hands, changes in cur:
                 yield ExportParts(str(document), str(hands), str(changes))
 
-    def rating_history(self, player_id: int, family: str | None = None) -> list[dict[str, Any]]:
-        """Each rated game's change of the player's rating, oldest first, per family."""
+    def rating_history(
+        self, player_id: int, family: str | None = None, *, private: bool = False
+    ) -> list[dict[str, Any]]:
+        """Each rated game's change of the player's rating, oldest first, per family; the game id of a
+        private game is None unless ``private`` (the player itself asks)."""
         query = (
-            "SELECT family, game_id, at, mu_before, sigma_before, ordinal_before, mu_after, sigma_after,"
-            " ordinal_after FROM rating_history WHERE player_id = %s"
+            "SELECT r.family, CASE WHEN gp.private AND NOT %s THEN NULL ELSE r.game_id END AS game_id, r.at,"
+            " r.mu_before, r.sigma_before, r.ordinal_before, r.mu_after, r.sigma_after, r.ordinal_after"
+            " FROM rating_history r LEFT JOIN game_players gp"
+            " ON gp.game_id = r.game_id AND gp.player_id = r.player_id WHERE r.player_id = %s"
         )
-        params: list[Any] = [player_id]
+        params: list[Any] = [private, player_id]
         if family is not None:
-            query += " AND family = %s"
+            query += " AND r.family = %s"
             params.append(family)
         with self.database.connection() as conn:
             cur = conn.cursor(row_factory=dict_row)
-            rows = cur.execute(query + " ORDER BY family, at, id", params).fetchall()
+            rows = cur.execute(query + " ORDER BY r.family, r.at, r.id", params).fetchall()
         return [dict(row) for row in rows]
 
     def counts(self) -> dict[str, int]:

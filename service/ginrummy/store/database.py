@@ -56,6 +56,9 @@ DatabaseUnavailable = psycopg.Error
 # statement cancelled): a write that fails so would fail alike in any company; another failure of a write of
 # many records (a value refused) is told apart by writing them one at a time.
 DatabaseUnreachable = psycopg.OperationalError
+# …and the one that is about what was sent, not about PostgreSQL: a value it cannot store (a NUL character
+# in a text, a number out of range). The request is at fault (a 4xx), not the database (never a 503).
+DatabaseRefusedValue = psycopg.DataError
 
 
 class DatabaseUrlError(ValueError):

@@ -107,7 +107,8 @@ class PlayerStore:
                 "SELECT gp.game_id, gp.family, gp.rated, gp.end_reason, gp.opponent_name, gp.result,"
                 " gp.finished_at, h.ordinal_before, h.ordinal_after FROM game_players gp"
                 " LEFT JOIN rating_history h ON h.game_id = gp.game_id AND h.player_id = gp.player_id"
-                " WHERE gp.player_id = %s ORDER BY gp.finished_at DESC, gp.game_id DESC LIMIT %s",
+                " WHERE gp.player_id = %s AND NOT gp.private"  # (a profile is public)
+                " ORDER BY gp.finished_at DESC, gp.game_id DESC LIMIT %s",
                 [pid, self.recent_games],
             ).fetchall()
         return {
