@@ -27,7 +27,7 @@ from ginrummy_client import (
     ValidationError,
 )
 
-from tests.finished import History, play_history, unique
+from tests.finished import History, archived, play_history, unique
 
 README = Path(__file__).resolve().parents[2] / "clients" / "python" / "README.md"
 
@@ -231,3 +231,19 @@ def test_a_stream_that_breaks_is_connection_failed_after_the_games_before_it() -
         with pytest.raises(ConnectionFailed) as raised:
             next(stream)
         assert raised.value.reason == "the connection broke" and "after 1 games" in str(raised.value)
+
+
+def test_a_player_lists_its_private_games_others_do_not(live_service: str) -> None:
+    with Client(live_service) as anonymous:
+        player = anonymous.create_player(unique("Prv"))
+    with Client(live_service, token=player.token) as me, Client(live_service) as anyone:
+        game = me.create_game(bot="simple", rated=True, private=True)
+        game.resign()
+        archived(me, game.game_id)
+        assert [g["game_id"] for g in me.player_games(player.name)] == [game.game_id]
+        assert [d["game_id"] for d in me.export_games(player.name)] == [game.game_id]
+        assert list(anyone.player_games(player.name)) == []
+        assert [p["game_id"] for p in me.rating_history(player.name)["families"]["standard"]] == [
+            game.game_id
+        ]
+        assert [p["game_id"] for p in anyone.rating_history(player.name)["families"]["standard"]] == [None]

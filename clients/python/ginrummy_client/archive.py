@@ -87,13 +87,16 @@ def games_query(
     return query
 
 
-def read_pages(requestor: Requestor, path: str, query: Mapping[str, Any]) -> Iterator[PlayerGame]:
+def read_pages(
+    requestor: Requestor, path: str, query: Mapping[str, Any], token: str | None = None
+) -> Iterator[PlayerGame]:
     """The games of the list at ``path``, page after page: each page is asked for when the previous one
-    has been gone through, with the ``next`` cursor the service gave, as it was."""
+    has been gone through, with the ``next`` cursor the service gave, as it was. ``token``: the caller's
+    credential (a player's own list then holds its private games too)."""
     cursor: str | None = None
     while True:
         params = {**query, "cursor": cursor} if cursor is not None else dict(query)
-        page = cast(PlayerGamesPage, requestor.request("GET", path, params=params).data)
+        page = cast(PlayerGamesPage, requestor.request("GET", path, params=params, token=token).data)
         yield from page["games"]
         cursor = page.get("next")
         if not cursor:
@@ -101,14 +104,20 @@ def read_pages(requestor: Requestor, path: str, query: Mapping[str, Any]) -> Ite
 
 
 def read_exports(
-    requestor: Requestor, path: str, query: Mapping[str, Any]
+    requestor: Requestor, path: str, query: Mapping[str, Any], token: str | None = None
 ) -> Generator[MatchExport, None, None]:
     """The export documents of the NDJSON answer at ``path``, one a line, as they arrive. The stream's
     last line may be an error (the service's database failed after the answer began): raised as the
     :class:`ApiError` of its code (:class:`ArchiveUnavailable`); a connection that breaks on the way is
     :class:`ConnectionFailed`. The connection is released when the iteration ends or is closed."""
     reply = requestor.request(
-        "GET", path, params=query, headers={"Accept": NDJSON}, stream=True, timeout=requestor.timeout
+        "GET",
+        path,
+        params=query,
+        headers={"Accept": NDJSON},
+        stream=True,
+        timeout=requestor.timeout,
+        token=token,
     )
     count = 0
     try:

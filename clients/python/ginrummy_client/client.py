@@ -543,9 +543,10 @@ class Client:
         has been gone through, following the service's opaque ``next`` cursor: iterate for as long as you
         want games (``itertools.islice`` for the first few). Nothing is asked before the first game is;
         then :class:`PlayerNotFound` for no such player, :class:`ValidationError` (:class:`BadFilter`)
-        for filters the service refuses."""
+        for filters the service refuses. The client's own player (its token) also gets its private
+        games; anyone else's list leaves them out."""
         query = {**games_query(**filters), "limit": limit}
-        return read_pages(self.requestor, player_path(name, "games"), query)
+        return read_pages(self.requestor, player_path(name, "games"), query, self.token)
 
     def export_games(self, name: str, **filters: Unpack[GameFilters]) -> Generator[MatchExport, None, None]:
         """Every finished game of a player that passes the ``filters`` (as :meth:`player_games`), newest
@@ -556,14 +557,16 @@ class Client:
         iteration ends (``close()`` the iterator to stop early). Should the service's database fail
         during the stream, :class:`ArchiveUnavailable` is raised after the games already read (a stream
         is not resumed: ask again, e.g. with ``until`` the ``finished_at`` of the last game read)."""
-        return read_exports(self.requestor, player_path(name, "games"), games_query(**filters))
+        return read_exports(self.requestor, player_path(name, "games"), games_query(**filters), self.token)
 
     def rating_history(self, name: str, family: str | None = None) -> RatingHistory:
         """A player's rating before and after each rated game, oldest first, by rules family (only
         ``family``'s, when given): ``{"player", "families": {family: [{"game_id", "at", "before",
         "after"}]}}``; ``before`` is None for the first rated game of a family."""
         params = {"family": family} if family is not None else None
-        reply = self.requestor.request("GET", player_path(name, "rating-history"), params=params)
+        reply = self.requestor.request(
+            "GET", player_path(name, "rating-history"), params=params, token=self.token
+        )
         return cast(RatingHistory, reply.data)
 
     # --- the lobby -----------------------------------------------------------------------------------
