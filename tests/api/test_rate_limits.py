@@ -4,12 +4,13 @@ problem+json with Retry-After and the RateLimit headers, exemptions, and failing
 from __future__ import annotations
 
 import itertools
+import uuid
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from ginrummy.http import create_app
+from ginrummy.http import create_app, limits
 
 from tests.support import choose
 
@@ -115,3 +116,36 @@ def test_games_in_play_are_bounded_per_client_and_overall(redis_url: str) -> Non
     refused = full.post("/v1/games", json={})
     assert refused.status_code == 503 and refused.get_json()["code"] == "service_full"
     assert refused.headers["Retry-After"] == "60"
+
+
+def test_an_account_credentials_budget_grows_with_its_games_in_play(redis_url: str, address: str) -> None:
+    """A bot account plays many games with one API token: its move and wait budgets count per game (its
+    account stream keeps its own), and all its games together meet a ceiling."""
+    app = limited_app(redis_url, limit_move="4/minute", limit_wait="3/minute")
+    client = client_at(app, address)
+    name = f"rl{uuid.uuid4().hex[:8]}"
+    session = client.post("/v1/account", json={"name": name, "password": "correct horse battery"}).get_json()
+    auth = {"Authorization": f"Bearer {session['token']}"}
+    token = client.post("/v1/account/tokens", json={"description": "bot", "scopes": ["play"]}, headers=auth)
+    api = {"Authorization": f"Bearer {token.get_json()['token']}"}
+    games = [
+        client.post("/v1/games", json={"opponent": {"type": "bot", "bot": "random"}}, headers=api).get_json()[
+            "game_id"
+        ]
+        for _ in range(2)
+    ]
+
+    def act(game_id: str) -> int:
+        return client.post(f"/v1/games/{game_id}/actions", json={"type": "nothing"}, headers=api).status_code
+
+    first = [act(games[0]) for _ in range(4)]
+    assert 429 not in first and act(games[0]) == 429
+    assert act(games[1]) != 429  # the other game has a budget of its own
+    for _ in range(3):
+        assert client.get(f"/v1/games/{games[0]}/events", headers=api).status_code == 200
+    assert client.get(f"/v1/games/{games[0]}/events", headers=api).status_code == 429
+    stream = client.get("/v1/account/stream?wait=0", headers=api)
+    assert stream.status_code == 200  # the account stream is not spent by the games' event reads
+    # Made-up game ids buy no more than CEILING_GAMES budgets in all.
+    answers = [act(f"gfake{n:06d}xyz") for n in range(limits.CEILING_GAMES * 4 + 1)]
+    assert 429 in answers and answers.count(429) <= 2 + 4

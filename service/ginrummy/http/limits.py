@@ -17,8 +17,17 @@ wait       ``GET …/events``, ``GET /v1/account/stream``            ``120/minut
 =========  ======================================================  ==========================
 
 Tokens come from creating or joining games, whose budget is per address, so a client cannot escape the
-limits by changing tokens faster than ``GIN_LIMIT_CREATE`` lets it. Each request costs ONE counter
-update in Redis: the limits add one round trip to a request, no more. Health, metrics, the web client and
+limits by changing tokens faster than ``GIN_LIMIT_CREATE`` lets it.
+
+An account's session or API token (``gin_s_…``, ``gin_p_…``) plays many games with one credential — a bot
+account several at once —, so its ``move``, ``read`` and ``wait`` requests that name a game are counted
+per credential AND game, as lichess counts a bot's moves per game: its budget grows with its games in play
+(a seat token is one game's anyway). So that made-up game ids buy no more than that, such a credential's
+requests on games are also counted together against :data:`CEILING_GAMES` times the budget (a second
+counter, for these requests only). Its other requests (the account stream, its lists) stay per credential.
+
+Each request costs ONE counter update in Redis (two for an account credential's request on a game): the
+limits add one round trip to a request. Health, metrics, the web client and
 the API documents are exempt. A refused request gets ``429`` problem+json (code ``rate_limited``) with
 ``Retry-After``, ``RateLimit-Limit``, ``RateLimit-Remaining`` and ``RateLimit-Reset`` (seconds); they are
 not sent on every answer, which would cost a second round trip. ``GIN_RATE_LIMITS=0`` turns them off
@@ -45,6 +54,7 @@ from limits.strategies import FixedWindowRateLimiter
 
 from ginrummy.app import security
 from ginrummy.app.config import Config, ConfigError
+from ginrummy.app.identity import SESSION_PREFIX, TOKEN_PREFIX
 from ginrummy.store import StoreTimeout, StoreUnavailable, rate_limit_storage
 
 from . import observability
@@ -52,6 +62,9 @@ from .errors import RequestRefused, handle_service_error, handle_store_unavailab
 from .requests import bearer_token, client_address
 
 log = logging.getLogger(__name__)
+
+ACCOUNT_CREDENTIALS = (SESSION_PREFIX, TOKEN_PREFIX)
+CEILING_GAMES = 50  # an account credential's requests on all its games: at most this many games' budgets
 
 
 def budget_of() -> str | None:
@@ -70,18 +83,23 @@ def budget_of() -> str | None:
     return "read"
 
 
-def _counted_as(budget: str) -> str:
+def _counted_as(budget: str) -> tuple[str, str | None]:
     """Whose budget this is: the seat token's (by a digest) or, without one (and always for sign-ups),
-    the client address's."""
+    the client address's; an account credential's request on a game: that credential's in that game,
+    with the credential's ceiling over all its games as the second key (else None)."""
     if budget == "signup":
-        return "a:" + (client_address() or "unknown")
+        return "a:" + (client_address() or "unknown"), None
     try:
         token = bearer_token(request.headers.get("Authorization"))
     except RequestRefused:
         token = None
-    if token is not None:
-        return "t:" + security.digest(token)
-    return "a:" + (client_address() or "unknown")
+    if token is None:
+        return "a:" + (client_address() or "unknown"), None
+    key = "t:" + security.digest(token)
+    game_id = (request.view_args or {}).get("game_id")
+    if game_id is not None and budget != "create" and token.startswith(ACCOUNT_CREDENTIALS):
+        return f"{key}:g:{game_id}", key + ":games"
+    return key, None
 
 
 def _budgets(settings: Config) -> dict[str, RateLimitItem]:
@@ -99,6 +117,10 @@ def init_app(app: Flask, settings: Config, redis_url: str, client: Any) -> None:
     if not settings.rate_limits:
         return
     budgets = _budgets(settings)
+    ceilings = {
+        name: type(item)(item.amount * CEILING_GAMES, item.multiples, item.namespace)
+        for name, item in budgets.items()
+    }
     uri, options = rate_limit_storage(redis_url, client)
     limiter = FixedWindowRateLimiter(storage_from_string(uri, **options))
 
@@ -107,10 +129,14 @@ def init_app(app: Flask, settings: Config, redis_url: str, client: Any) -> None:
         budget = budget_of()
         if budget is None:
             return None
-        item, key = budgets[budget], _counted_as(budget)
+        (key, ceiling_key), item = _counted_as(budget), budgets[budget]
         try:
             if limiter.hit(item, budget, key):
-                return None
+                if ceiling_key is None:
+                    return None
+                key, item = ceiling_key, ceilings[budget]
+                if limiter.hit(item, budget, key):
+                    return None
             reset_at = limiter.get_window_stats(item, budget, key).reset_time
         except StoreTimeout as error:
             # Redis hangs: the request's own store calls would wait as long again, past the 2 s a client
