@@ -344,3 +344,39 @@ def test_an_account_with_a_game_in_play_cannot_become_a_bot(client: FlaskClient)
     game_id = created.get_json()["game_id"]
     view = client.get(f"/v1/games/{game_id}", headers=bearer(session))
     assert view.status_code == 200 and view.get_json()["legal_actions"]
+
+
+def test_a_challenge_says_its_clock_in_numbers_and_its_path_as_url(client: FlaskClient) -> None:
+    ann, ann_token = account(client, "ann")
+    bob, bob_token = account(client, "bob")
+    made = challenge(client, ann_token, opponent=bob, clock={"preset": "rapid"})
+    assert made.status_code == 201
+    shown = made.get_json()["challenge"]
+    assert shown["clock"] == {"preset": "rapid", "per_move": None, "bank": 600, "increment": 5}
+    assert shown["url"] == f"/v1/challenges/{shown['id']}" == made.headers["Location"]
+    assert "challenge" not in shown  # the member "challenge" is always the challenge object itself
+    custom = challenge(client, ann_token, opponent=bob, clock={"bank": 120, "increment": 1}).get_json()
+    assert custom["challenge"]["clock"] == {"preset": None, "per_move": None, "bank": 120, "increment": 1}
+    listed = client.get("/v1/challenges", headers=bearer(bob_token)).get_json()["in"]
+    assert {c["clock"]["bank"] for c in listed} == {600, 120}
+
+
+def test_a_challenge_to_a_house_bot_is_read_back_by_its_challenger(client: FlaskClient) -> None:
+    ann, ann_token = account(client, "ann")
+    made = challenge(client, ann_token, opponent="bot-simple").get_json()
+    shown = made["challenge"]
+    read = client.get(shown["url"], headers=bearer(ann_token))
+    assert read.status_code == 200 and read.get_json()["status"] == "accepted"
+    assert read.get_json()["game_id"] == shown["game_id"]
+    anonymous = challenge(client, None, opponent="bot-simple", name="Guest").get_json()
+    by_token = client.get(anonymous["challenge"]["url"], headers=bearer(anonymous["token"]))
+    assert by_token.status_code == 200 and by_token.get_json()["game_id"] == anonymous["challenge"]["game_id"]
+    _, stranger = account(client, "eve")
+    assert client.get(shown["url"], headers=bearer(stranger)).status_code == 404
+
+
+def test_a_bot_accounts_profile_has_no_rank_as_the_leaderboard_has_none(client: FlaskClient) -> None:
+    profile = client.get("/v1/players/bot-expert").get_json()
+    assert profile["ratings"]["standard"]["rank"] is None
+    board = client.get("/v1/leaderboard?family=standard").get_json()
+    assert "bot-expert" not in [row["name"] for row in board["players"]]

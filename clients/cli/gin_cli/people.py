@@ -48,11 +48,14 @@ def clock_words(clock: Mapping[str, Any] | None) -> str:
     ('no clock', 'clock eaai', 'clock 60 s a move')
     >>> clock_words({"bank": 300, "increment": 5})
     'clock 300+5 s'
+    >>> clock_words({"preset": "rapid", "per_move": None, "bank": 600, "increment": 5})
+    'clock rapid (600+5 s)'
     """
     if not clock:
         return "no clock"
     if clock.get("preset"):
-        return f"clock {clock['preset']}"
+        numbers = f" ({clock['bank']}+{clock.get('increment') or 0} s)" if clock.get("bank") else ""
+        return f"clock {clock['preset']}{numbers}"
     words = []
     if clock.get("bank"):
         words.append(f"{clock['bank']}+{clock.get('increment') or 0} s")

@@ -58,7 +58,8 @@ CLOCK_PRESETS: dict[str, tuple[int, int]] = {
     "classical": (1800, 10),
     "eaai": (30, 0),
 }
-"""The service's clock presets: (bank, increment) seconds (docs/api.md, *Clocks*)."""
+"""The service's clock presets: (bank, increment) seconds (docs/api.md, *Clocks*). A challenge carries its
+clock's numbers; this table only reads one from a service that sent the preset's name alone."""
 MOVES_PER_MATCH = 40
 """How many moves a clock's increments are counted for (lichess's estimate of a game's length)."""
 SETTLE_EVERY = 10.0
@@ -75,19 +76,21 @@ def clock_seconds(clock: Mapping[str, Any] | None) -> float | None:
     plus :data:`MOVES_PER_MATCH` increments (a per-move limit alone: that many moves of it). None for
     no clock; -1 for a preset this version does not know.
 
-    >>> clock_seconds({"preset": "rapid"}), clock_seconds({"bank": 60, "increment": 1}), clock_seconds(None)
-    (800.0, 100.0, None)
-    >>> clock_seconds({"per_move": 10}), clock_seconds({"preset": "glacial"})
-    (400.0, -1)
+    >>> clock_seconds({"preset": "rapid", "per_move": None, "bank": 600, "increment": 5})
+    800.0
+    >>> clock_seconds({"bank": 60, "increment": 1}), clock_seconds(None), clock_seconds({"per_move": 10})
+    (100.0, None, 400.0)
+    >>> clock_seconds({"preset": "rapid"}), clock_seconds({"preset": "glacial"})  # a name alone
+    (800.0, -1)
     """
     if not clock:
         return None
-    if clock.get("preset") is not None:
+    bank, per_move = clock.get("bank"), clock.get("per_move")
+    if bank is None and per_move is None and clock.get("preset") is not None:
         if clock["preset"] not in CLOCK_PRESETS:
             return -1
         preset_bank, increment = CLOCK_PRESETS[clock["preset"]]
         return float(preset_bank + MOVES_PER_MATCH * increment)
-    bank, per_move = clock.get("bank"), clock.get("per_move")
     if bank is not None:
         return float(bank + MOVES_PER_MATCH * (clock.get("increment") or 0))
     if per_move is not None:

@@ -56,7 +56,8 @@ class Challenged(TypedDict, total=False):
 class ChallengeInfo(TypedDict, total=False):
     """A challenge as its two sides see it. ``status``: open, accepted (``game_id`` is its game),
     declined (``decline_reason``), canceled or expired; ``rules`` ``{"preset", "options"?}``, ``clock``
-    as given (None: no clock), ``created``/``expires`` (unix seconds), ``challenge`` its path."""
+    ``{"preset", "per_move", "bank", "increment"}`` (the preset as asked, or None, and its numbers in
+    seconds; None: no clock), ``created``/``expires`` (unix seconds), ``url`` its path."""
 
     id: str
     status: str
@@ -69,7 +70,7 @@ class ChallengeInfo(TypedDict, total=False):
     expires: float
     game_id: str | None
     decline_reason: str | None
-    challenge: str
+    url: str
 
 
 ChallengeList = TypedDict("ChallengeList", {"in": list[ChallengeInfo], "out": list[ChallengeInfo]})

@@ -58,7 +58,8 @@ def public(status: str, doc: dict[str, Any]) -> dict[str, Any]:
         status = "expired"
     out["status"] = status
     out["decline_reason"] = doc.get("decline_reason")
-    out["challenge"] = f"/v1/challenges/{doc['id']}"
+    out["clock"] = clocks.described(doc.get("clock"))
+    out["url"] = f"/v1/challenges/{doc['id']}"
     return out
 
 
@@ -158,6 +159,8 @@ class Challenges:
         now = time.time()
         doc = {
             "id": security.new_secret()[:16],
+            # Read back by its challenger: by its account, or by the game's seat token it was given.
+            "secret_hash": security.digest(game.body["token"]),
             "challenger": {
                 "name": game.body["view"]["players"][0]["name"],
                 "player": None if me is None else me.name,
@@ -170,6 +173,7 @@ class Challenges:
             "expires": now,
             "game_id": game.body["game_id"],
         }
+        self.store.create(doc["id"], doc, now, [me.name] if me is not None else [], status="accepted")
         return Result({"challenge": public("accepted", doc), "token": game.body["token"]}, created=True)
 
     # --- reading ------------------------------------------------------------------------------------

@@ -39,6 +39,27 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
+def described(spec: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A time control as asked, with its numbers filled in: ``{"preset", "per_move", "bank",
+    "increment"}`` (seconds; ``preset`` None when numbers were asked), so that nobody has to know the
+    presets' table to read a challenge's clock. None: no clock.
+
+    >>> described({"preset": "rapid"})
+    {'preset': 'rapid', 'per_move': None, 'bank': 600, 'increment': 5}
+    >>> described({"per_move": 20}), described(None)
+    ({'preset': None, 'per_move': 20, 'bank': None, 'increment': 0}, None)
+    """
+    clock = new_clock(spec)
+    if clock is None or spec is None:
+        return None
+    return {
+        "preset": spec.get("preset") or None,
+        "per_move": clock.per_move,
+        "bank": clock.bank,
+        "increment": clock.increment,
+    }
+
+
 def new_clock(spec: dict[str, Any] | None) -> Clock | None:
     """The clock of a time control (``{"preset"}`` or ``{"per_move", "bank", "increment"}``), or None.
     Numbers given beside a preset take the place of the preset's own (``rapid`` with ``increment`` 3).

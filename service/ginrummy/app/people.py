@@ -56,7 +56,7 @@ class People:
             out_ratings[family] = {
                 **ratings.shown(r["mu"], r["sigma"]),
                 "games": r.get("games", 0),
-                "rank": self.players.rank(data["name"], family),
+                "rank": r.get("rank"),  # (None for a bot: bots are not on the leaderboard)
             }
         recent = [
             {**game, "game": f"/v1/games/{game['game_id']}", "hands": f"/v1/games/{game['game_id']}/hands/1"}

@@ -193,19 +193,38 @@ class ChallengedOut(Out):
     bot = fields.Boolean()
 
 
+class ChallengeClockOut(Out):
+    preset = fields.String(
+        allow_none=True,
+        metadata={
+            "enum": ["blitz", "rapid", "classical", "eaai", None],
+            "description": "As asked (None: numbers)",
+        },
+    )
+    per_move = fields.Integer(allow_none=True, metadata={"description": "Seconds per move (None: none)"})
+    bank = fields.Integer(
+        allow_none=True, metadata={"description": "Seconds for the whole match (None: none)"}
+    )
+    increment = fields.Integer(metadata={"description": "Seconds added to the bank after each move"})
+
+
 class ChallengeOut(Out):
     id = fields.String()
     status = fields.String(metadata={"enum": ["open", "accepted", "declined", "canceled", "expired"]})
     challenger = fields.Nested(ChallengerOut)
     opponent = fields.Nested(ChallengedOut)
     rules = fields.Dict()
-    clock = fields.Dict(allow_none=True)
+    clock = fields.Nested(
+        ChallengeClockOut,
+        allow_none=True,
+        metadata={"description": "The time control as asked, with its numbers (None: no clock)"},
+    )
     rated = fields.Boolean()
     created = fields.Float()
     expires = fields.Float()
     game_id = fields.String(allow_none=True, metadata={"description": "The game, once accepted"})
     decline_reason = fields.String(allow_none=True)
-    challenge = fields.String(metadata={"description": "This challenge's URL"})
+    url = fields.String(metadata={"description": "This challenge's path (GET it to read it again)"})
 
 
 class ChallengeCreatedOut(Out):

@@ -36,7 +36,7 @@ def create(body: dict[str, Any]) -> Response:
     token the challenge is the account's; without, the answer's token is the only key to it. That token
     is the challenger's seat token in the game to come."""
     result = services().challenges.create(body, player_caller())
-    return respond(result, location=result.body["challenge"]["challenge"])
+    return respond(result, location=result.body["challenge"]["url"])
 
 
 @blp.route("", methods=["GET"])

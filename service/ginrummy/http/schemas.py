@@ -786,7 +786,7 @@ class BotAccountOut(Out):
 
 class BotOut(Out):
     name = fields.String()
-    level = fields.Integer(metadata={"description": "0 (random) … 5 (expert)"})
+    level = fields.Integer(metadata={"description": "0 (random) … 6 (master): the higher, the stronger"})
     description = fields.String()
     player = fields.String(metadata={"description": "Its player name: its profile, and whom to challenge"})
     ratings = fields.Dict(

@@ -47,12 +47,20 @@ class ChallengeStore:
     def index_key(player: str) -> str:
         return "gin:acct:{" + _tag("player\n" + player.casefold()) + "}:ch"
 
-    def create(self, challenge_id: str, doc: dict[str, Any], expires_at: float, sides: list[str]) -> None:
-        """A new open challenge, listed for each of ``sides`` (the players' names)."""
+    def create(
+        self,
+        challenge_id: str,
+        doc: dict[str, Any],
+        expires_at: float,
+        sides: list[str],
+        status: str = "open",
+    ) -> None:
+        """A new challenge (``open``; a house bot's is ``accepted`` at once), listed for each of ``sides``
+        (the players' names)."""
         key = self.key(challenge_id)
-        ttl = int(expires_at - time.time()) + KEPT_AFTER
+        ttl = max(1, int(expires_at - time.time())) + KEPT_AFTER
         pipe = self.client.pipeline(transaction=False)  # one round trip per node (the keys' many slots)
-        pipe.hset(key, mapping={"status": "open", "doc": orjson.dumps(doc)})
+        pipe.hset(key, mapping={"status": status, "doc": orjson.dumps(doc)})
         pipe.expire(key, ttl)
         for side in sides:
             index = self.index_key(side)

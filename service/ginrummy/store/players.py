@@ -101,7 +101,8 @@ class PlayerStore:
                     "mu": float(row["mu"]),
                     "sigma": float(row["sigma"]),
                     "games": int(row["games"]),
-                    "rank": int(row["rank"]),
+                    # Bots are not ranked (the leaderboard leaves them out): no rank to show.
+                    "rank": None if player["bot"] else int(row["rank"]),
                 }
             recent = cur.execute(
                 "SELECT gp.game_id, gp.family, gp.rated, gp.end_reason, gp.opponent_name, gp.result,"
@@ -177,4 +178,5 @@ class PlayerStore:
         found = self.get(name)
         if found is None or family not in found["ratings"]:
             return None
-        return int(found["ratings"][family]["rank"])
+        rank = found["ratings"][family]["rank"]
+        return None if rank is None else int(rank)
