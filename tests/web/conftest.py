@@ -5,7 +5,7 @@ launched headless. Each test gets a fresh browser context (its own storage), and
 screenshot of every page it opened is kept under its temporary directory (``<tmp_path>/shots``); tests that
 need more profiles (two players, a phone) take them from ``new_context``. For the CORS story,
 ``static_origins`` serves clients/web from two other origins and ``cors_service`` is a second gunicorn that
-allows only the first of them.
+allows only the first of them; ``other_service`` is a second gunicorn that allows ``live_service``'s page.
 """
 
 from __future__ import annotations
@@ -142,6 +142,24 @@ def cors_service(
         tmp_path_factory.mktemp("gunicorn-cors"),
         workers=1,
         extra_env={"GIN_CORS_ORIGINS": static_origins[0], "GIN_GRACEFUL_TIMEOUT": "1"},
+    )
+    try:
+        yield base
+    finally:
+        stop_gunicorn(process)
+
+
+@pytest.fixture(scope="session")
+def other_service(
+    redis_url: str, live_service: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A second real gunicorn that lets pages of ``live_service``'s origin call it: the "other service" a
+    ``/play/?server=…`` link may name (same Redis and database, so an account of one signs in on both)."""
+    process, base = start_service(
+        redis_url,
+        tmp_path_factory.mktemp("gunicorn-other"),
+        workers=1,
+        extra_env={"GIN_CORS_ORIGINS": live_service, "GIN_GRACEFUL_TIMEOUT": "1"},
     )
     try:
         yield base

@@ -186,6 +186,12 @@ def test_sign_in_refusals_are_said_plainly(
     requests.post(
         f"{live_service}/v1/account", json={"name": name, "password": PASSWORD}, timeout=10
     ).raise_for_status()
+    # A common password: the service says why it refuses it.
+    sign_in_form(page, unique("Eva"), "password12", sign_up=True)
+    expect(page.locator("#account-error")).to_have_text(
+        "Choose another password: it is one of the most common passwords."
+    )
+    page.fill("#account-name", name)
     page.fill("#account-password", PASSWORD)
     page.click("[data-action=sign-up]")
     expect(page.locator("#account-error")).to_contain_text("That name is taken")

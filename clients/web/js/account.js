@@ -2,16 +2,24 @@
 // /v1/account/sessions, DELETE /v1/account/sessions/current), or play under a name alone (POST
 // /v1/players, as before accounts); a name-only player may add a password to its name. Signed in, the
 // session token is kept in this browser (storage.js: gin.session.<service>) until "Sign out"; the password
-// is only sent, never kept. The games you start, join or are paired in are the account's, and "Your games
-// in play" lists them from any device (GET /v1/account/games?status=live): each opens with the session.
+// is only sent, never kept. The games you start, join or are paired in are the account's, and "Your games"
+// lists them from any device (GET /v1/account/games?status=live), each opening with the session, beside the
+// games this browser keeps a seat token of: one list.
 
 import { ApiError, sleep } from "./api.js";
 import { clear, h } from "./dom.js";
 import { pageHref, seatNames } from "./site.js";
 import * as storage from "./storage.js";
+import { trustField, unconfirmedWords } from "./trust.js";
 
 const IN_PLAY_EVERY = 10000; // ms between two looks at the games in play while the start page is shown
 const MIN_PASSWORD = 10; // the service's rule (422 weak_password below it)
+
+/** The service says why a new password is refused (too short, common, repeated, a run, the name). */
+export function weakPasswordWords(err) {
+  const why = String(err.detail || "").replace(/^choose another password:\s*/i, "");
+  return why ? `Choose another password: ${why}.` : `Choose another password: at least ${MIN_PASSWORD} characters, not a common one.`;
+}
 
 /** What a refused sign-up or sign-in means to the person at the keyboard. */
 export function accountProblem(err, explain) {
@@ -26,7 +34,7 @@ export function accountProblem(err, explain) {
     case "account_exists":
       return "That name is taken: sign in if it is yours, or choose another name.";
     case "weak_password":
-      return `Choose a longer password: at least ${MIN_PASSWORD} characters.`;
+      return weakPasswordWords(err);
     case "validation_error": {
       const why = err.problem.errors?.json?.name?.[0];
       return why ? `That name cannot be used: ${why}.` : explain(err);
@@ -57,17 +65,17 @@ function signedOutBy(err) {
 /**
  * The account's panels: ctx = {api, server, showError, clearError, notice, explain, go(gameId, seat),
  * onChange() (who is signed in changed: draw the page again), withdrawSeek() (a promise)}.
- * Returns {panel, inPlay, stop()}.
+ * Returns {panel, games (one list of the player's games: gamesInPlay), stop()}.
  */
 export function accountPanels(ctx) {
   const stopper = new AbortController();
   const panel = h("section", { class: "panel player", id: "player", "aria-labelledby": "player-title" });
   const player = storage.loadPlayer(ctx.server);
-  const inPlay = player ? gamesInPlay(ctx, player, stopper.signal) : null;
+  const games = gamesInPlay(ctx, player, stopper.signal, { browser: true });
 
   if (!player) drawSignIn(ctx, panel, "sign-in");
   else drawSignedIn(ctx, panel, player);
-  return { panel, inPlay: inPlay?.panel || null, stop: () => stopper.abort() };
+  return { panel, games: games.panel, stop: () => stopper.abort() };
 }
 
 // --- signed out: sign in, sign up, or a name alone ----------------------------------------------------------
@@ -84,6 +92,7 @@ function drawSignIn(ctx, panel, mode) {
     "aria-describedby": signUp ? "password-rule" : null,
   });
   const error = h("p", { id: "account-error", class: "field-error", role: "alert", hidden: true });
+  const trust = trustField(ctx.server, "trust-server"); // a service of another origin: asked by name first
   const submit = h("button", { type: "submit", class: "btn primary", "data-action": signUp ? "sign-up" : "sign-in" }, signUp ? "Create the account" : "Sign in");
   const say = (text, field) => {
     error.textContent = text;
@@ -102,6 +111,7 @@ function drawSignIn(ctx, panel, mode) {
       if (!who) return say("Type your name.", name);
       if (!password.value) return say("Type your password.", password);
       if (signUp && password.value.length < MIN_PASSWORD) return say(`Choose a longer password: at least ${MIN_PASSWORD} characters.`, password);
+      if (!trust.confirmed()) return say(unconfirmedWords(ctx.server), trust.input);
       error.hidden = true;
       submit.disabled = true;
       ctx.clearError();
@@ -124,6 +134,7 @@ function drawSignIn(ctx, panel, mode) {
       h("label", { class: "field" }, "Name", name),
       h("label", { class: "field" }, "Password", password)),
     signUp ? h("p", { id: "password-rule", class: "note" }, `At least ${MIN_PASSWORD} characters. The name is yours on this service; sign in with it on any device.`) : null,
+    trust.field,
     error,
     h("div", { class: "buttons" }, submit));
 
@@ -227,14 +238,15 @@ function drawSignedIn(ctx, panel, player, { confirmLogout = false } = {}) {
 function addPassword(ctx, player) {
   const password = h("input", { id: "claim-password", type: "password", autocomplete: "new-password", minlength: String(MIN_PASSWORD), "aria-describedby": "claim-rule" });
   const error = h("p", { class: "field-error", role: "alert", hidden: true });
+  const trust = trustField(ctx.server, "claim-trust-server");
   const form = h("form", {
     novalidate: true,
     onsubmit: async (event) => {
       event.preventDefault();
-      if (password.value.length < MIN_PASSWORD) {
-        error.textContent = `Choose a longer password: at least ${MIN_PASSWORD} characters.`;
+      if (password.value.length < MIN_PASSWORD || !trust.confirmed()) {
+        error.textContent = password.value.length < MIN_PASSWORD ? `Choose a longer password: at least ${MIN_PASSWORD} characters.` : unconfirmedWords(ctx.server);
         error.hidden = false;
-        password.focus();
+        (password.value.length < MIN_PASSWORD ? password : trust.input).focus();
         return;
       }
       const submit = form.querySelector("button");
@@ -257,6 +269,7 @@ function addPassword(ctx, player) {
   },
     h("label", { class: "field" }, "New password", password),
     h("p", { id: "claim-rule", class: "note" }, `At least ${MIN_PASSWORD} characters. Then sign in as ${player.name} on any device.`),
+    trust.field,
     error,
     h("div", { class: "buttons" }, h("button", { type: "submit", class: "btn", "data-action": "add-password" }, "Add the password")));
   return h("details", { class: "name-only" }, h("summary", {}, "Add a password: play as this name on any device"), form);
@@ -295,39 +308,54 @@ async function logout(ctx) {
   ctx.onChange();
 }
 
-// --- the games in play, from any device -------------------------------------------------------------------------
+// --- your games: in play on any device, and those this browser keeps ----------------------------------------------
 /**
- * The player's games in play (GET /v1/account/games?status=live), looked at again every few seconds while
- * the page is shown: each opens with the session (or the player's key) — no seat token needed.
- * Returns {panel, refresh()}.
+ * One list of the player's games. With a player (`player`): its games in play on any device (GET
+ * /v1/account/games?status=live), looked at again every few seconds while the page is shown, each opening
+ * with the session (or the player's key) — no seat token needed. With `browser` (the start page): the
+ * games this browser keeps a seat token of (started or joined without an account, or on another service;
+ * finished ones for a day) join the same list, each once. Returns {panel, refresh()}.
  */
-export function gamesInPlay(ctx, player, signal) {
+export function gamesInPlay(ctx, player, signal, { browser = false } = {}) {
   const list = h("ul", { class: "saved-list in-play-list", id: "in-play-list" });
-  const note = h("p", { class: "note", id: "in-play-note" }, "Looking for your games…");
+  const note = h("p", { class: "note", id: "in-play-note" }, player ? "Looking for your games…" : "");
+  const title = browser ? "Your games" : "Your games in play";
   const panel = h("section", { class: "panel in-play", id: "in-play", "aria-labelledby": "in-play-title" },
-    h("h2", { id: "in-play-title" }, "Your games in play"), note, list);
+    h("h2", { id: "in-play-title" }, title), note, list);
 
-  async function refresh() {
-    let games;
-    try {
-      games = (await ctx.api.accountGames(player.token, signal)).games || [];
-    } catch (err) {
-      if (signal.aborted || err.name === "AbortError") return;
-      if (sessionEnded(ctx, player, err)) return;
-      note.textContent = "Your games in play cannot be read just now.";
-      return;
-    }
+  /** The seats this browser keeps (a token each), but for those the account's list has already. */
+  function keptSeats(listed) {
+    if (!browser) return [];
+    const day = 86400000;
+    return storage.savedSeats()
+      .filter((s) => !s.over || Date.now() - (s.updated || 0) < day)
+      .filter((s) => !listed.has(`${s.gameId}.${s.seat}`) || s.server !== ctx.server);
+  }
+
+  function keptItem(s) {
+    const against = s.opponent && s.opponent !== "human" ? `against ${s.opponent} (bot)` : `against ${s.opponentName || "a person"}`;
+    const facts = [s.over ? "finished" : "kept in this browser", new Date(s.updated || 0).toLocaleString()];
+    if (s.server !== ctx.server) facts.push(s.server);
+    return h("li", { "data-game": s.gameId, "data-kept": "browser" },
+      h("span", { class: "what" }, `${s.over ? "Finished" : "Game"} ${against}`, h("small", {}, ` · ${facts.join(" · ")}`)),
+      h("span", { class: "buttons" },
+        h("button", { type: "button", class: "btn", "data-action": "resume", "data-game": s.gameId, onclick: () => ctx.go(s.gameId, s.seat) }, s.over ? "Show" : "Resume"),
+        h("button", { type: "button", class: "btn subtle", "data-action": "forget", "aria-label": `Forget the game ${against}`, onclick: () => { storage.forgetSeat(s.gameId, s.seat); draw(lastGames); } }, "Forget")));
+  }
+
+  let lastGames = [];
+  function draw(games) {
+    lastGames = games;
     const focused = document.activeElement?.dataset?.game;
-    note.textContent = games.length
-      ? `Started or joined on any device${player.account ? " you signed in on" : ""}: Play opens the game here.`
-      : "None: the games you start or join appear here, on any device you sign in on.";
+    const listed = new Set(games.map((g) => `${g.game_id}.${g.seat}`));
+    const kept = keptSeats(listed);
     clear(list);
     for (const game of games) {
       const names = seatNames(game.players);
       const opponent = names[1 - game.seat];
       const facts = [game.your_move ? "your move" : `${opponent}'s move`];
       if (game.rated) facts.push("rated");
-      list.append(h("li", { "data-game": game.game_id },
+      list.append(h("li", { "data-game": game.game_id, "data-kept": "account" },
         h("span", { class: "what" }, `Against ${opponent}`, h("small", {}, ` · ${facts.join(" · ")}`)),
         h("span", { class: "buttons" },
           h("button", {
@@ -339,9 +367,39 @@ export function gamesInPlay(ctx, player, signal) {
             onclick: () => ctx.go(game.game_id, game.seat),
           }, "Play"))));
     }
+    for (const s of kept) list.append(keptItem(s));
+    if (!games.length && !kept.length) {
+      note.textContent = player
+        ? "None: the games you start or join appear here, on any device you sign in on."
+        : "Games you start or join are kept in this browser, so that you can come back to them.";
+    } else if (player) {
+      note.textContent = `Your games in play on any device${player.account ? " you signed in on" : ""}${kept.length ? ", and those kept in this browser" : ""}: Play opens the game here.`;
+    } else {
+      note.textContent = "Kept in this browser, so that you can come back to them.";
+    }
     if (focused) list.querySelector(`button[data-game="${CSS.escape(focused)}"]`)?.focus();
   }
 
+  async function refresh() {
+    let games;
+    try {
+      games = (await ctx.api.accountGames(player.token, signal)).games || [];
+    } catch (err) {
+      if (signal.aborted || err.name === "AbortError") return;
+      if (sessionEnded(ctx, player, err)) return;
+      draw([]);
+      note.textContent = "Your games in play cannot be read just now.";
+      return;
+    }
+    draw(games);
+  }
+
+  if (!player) {
+    draw([]);
+    return { panel, refresh: () => draw([]) };
+  }
+  if (browser) draw([]); // this browser's games at once; the account's when the service answers
+  if (player) note.textContent = "Looking for your games…";
   (async () => {
     while (!signal.aborted) {
       if (document.visibilityState !== "hidden") await refresh();

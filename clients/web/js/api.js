@@ -2,7 +2,11 @@
 // bearer token, decodes the JSON body and turns an error response (application/problem+json) into an
 // ApiError carrying the status and the problem. A network failure (the service is down, this device is
 // offline, or the browser refused a cross-origin answer: CORS) becomes a NetworkError. The page talks to the
-// service only here; words.js says what went wrong in a player's words.
+// service only here; words.js says what went wrong in a player's words. A password goes only to the page's
+// own service, or to one the person confirmed by name in this tab (trust.js): signUp, signIn and
+// changePassword refuse otherwise, whatever form calls them.
+
+import { ServerNotConfirmed, passwordAllowed } from "./trust.js";
 
 export class ApiError extends Error {
   /** `retryAfter`: the seconds of a Retry-After header (a 429 or a 503), else null. */
@@ -218,13 +222,19 @@ export class Api {
   }
 
   // --- accounts -----------------------------------------------------------------------------------------
+  /** A ServerNotConfirmed unless a password may go to this service (trust.js). */
+  mayTakePassword() {
+    if (!passwordAllowed(this.server)) throw new ServerNotConfirmed(this.server);
+  }
   /** Sign up: {name, token, session, lifetime}, signed in. With a name-and-token player's own token
    * (`playerToken`), that player keeps its name and gets a password. */
   async signUp(name, password, playerToken) {
+    this.mayTakePassword();
     return (await this.request("POST", "/v1/account", { body: { name, password }, token: playerToken })).data;
   }
   /** Sign in: a new session {name, token, session, lifetime}. */
   async signIn(name, password) {
+    this.mayTakePassword();
     return (await this.request("POST", "/v1/account/sessions", { body: { name, password } })).data;
   }
   /** Sign out: this session ends (its token is refused from now on). */
@@ -252,6 +262,7 @@ export class Api {
   }
   /** A new password (given the current one); every other session ends: {signed_out}. */
   async changePassword(sessionToken, current, next) {
+    this.mayTakePassword();
     return (await this.request("POST", "/v1/account/password", { token: sessionToken, body: { current, new: next } })).data;
   }
   /** The personal API tokens: {tokens: [{id, description, scopes, created, last_used}]} (never the tokens). */

@@ -41,3 +41,28 @@ export function clear(el) {
   while (el.firstChild) el.removeChild(el.firstChild);
   return el;
 }
+
+/**
+ * Scroll a list to its end (the latest item in sight), its box cut to whole rows: the top row shown is never
+ * half hidden at the top edge, under the list's heading. The list's CSS max-height is the cap; rows of
+ * different heights (a move on two lines) are counted as they are drawn.
+ */
+export function showLatest(list) {
+  if (!list || !list.isConnected) return;
+  list.style.height = "";
+  const cap = list.clientHeight;
+  if (!cap || list.scrollHeight <= cap + 1) return; // it all fits: nothing scrolls
+  const style = getComputedStyle(list);
+  const padding = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+  let used = padding;
+  for (let row = list.lastElementChild; row; row = row.previousElementSibling) {
+    const height = row.getBoundingClientRect().height;
+    if (used + height > cap) break;
+    used += height;
+  }
+  if (used > padding) {
+    const borders = parseFloat(style.borderTopWidth) + parseFloat(style.borderBottomWidth);
+    list.style.height = `${Math.ceil(style.boxSizing === "border-box" ? used + borders : used - padding)}px`;
+  }
+  list.scrollTop = list.scrollHeight;
+}

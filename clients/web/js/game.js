@@ -15,7 +15,7 @@
 // opponent left: the view does not say how long the opponent has been idle, so "Claim victory" is offered
 // whenever it is a human opponent's move, and the service's 409 too_early (seconds_left) sets a countdown.
 
-import { Api, ApiError, NetworkError, cursorAfter } from "./api.js";
+import { Api, ApiError, NetworkError, cursorAfter, sleep } from "./api.js";
 import { banner, fly } from "./animate.js";
 import { CARD_KEYS, cardBack, cardFace, cardName, cardText } from "./cards.js";
 import { KnockEditor, LayoffEditor } from "./editor.js";
@@ -195,6 +195,10 @@ export class GameController {
     if (this.matchOver && !this.entry.over) {
       this.entry.over = true;
       this.save();
+    }
+    if (this.matchOver && view.rated && view.end_reason !== "aborted" && !this.ratingAsked) {
+      this.ratingAsked = true;
+      this.watchRating();
     }
     const other = (view.players || []).find((p) => p && p.seat === 1 - this.seat);
     if (other?.type === "human" && other.name && this.entry.opponentName !== other.name) {
@@ -487,6 +491,33 @@ export class GameController {
     }
     this.ui.notice("The rematch starts.");
     this.ui.open(gameId, this.seat);
+  }
+
+  /** A rated match is over: the rating change of this seat's player, from its list of games (GET
+   * /v1/players/{name}/games?rated=true), once the archive has written the match (a moment after its end:
+   * looked at again until then, for a few minutes at most). Sets this.rating = {family, before, after}. */
+  async watchRating() {
+    const me = (this.view?.players || []).find((p) => p && p.seat === this.seat);
+    const name = me?.player;
+    if (!name) return;
+    this.rating = { pending: true };
+    for (let attempt = 0; attempt < 60 && !this.stopped; attempt++) {
+      try {
+        const page = await this.api.playerGames(name, { rated: true, limit: 20 });
+        const game = (page.games || []).find((g) => g.game_id === this.entry.gameId);
+        if (game?.rating) {
+          this.rating = { family: game.family, before: game.rating.before, after: game.rating.after };
+          this.render();
+          return;
+        }
+      } catch (err) {
+        if (!(err instanceof NetworkError || (err instanceof ApiError && err.status >= 500))) break;
+      }
+      await sleep(Math.min(5000, 1000 + attempt * 250));
+    }
+    if (this.stopped) return;
+    this.rating = { missing: true }; // the archive is slow: the profile will show it
+    this.render();
   }
 
   /** What the waiting seat may claim: "time" (the opponent's clock ran out), "idle" (no clock, the human

@@ -11,7 +11,9 @@
 //   /play/#/watch[/<game id>]                the public games in play; one of them, live (watch.js)
 //   /play/#/challenge[/<name>]               challenge a player or a house bot (challenge.js)
 //   /play/#/security                         the account's sessions, API tokens and password (security.js)
-//   ?server=http://host:port                 talk to that service (remembered), e.g. from a static host
+//   ?server=http://host:port                 talk to that service, for this visit only (never remembered:
+//                                            a banner names it on every page, and no password goes there
+//                                            before the person confirms it by name; trust.js)
 // The start page's account is in account.js; its lobby and quick match in lobby.js. The challenges of the
 // player signed in, received and sent, are in a box at the top of every page (challenges.js).
 
@@ -30,6 +32,7 @@ import { settingsFields } from "./settings.js";
 import { siteNav } from "./site.js";
 import * as storage from "./storage.js";
 import { Spectator, watchList } from "./watch.js";
+import { isForeign, normalizeServer, ownService, serverBanner } from "./trust.js";
 import { networkText, problemText } from "./words.js";
 
 const app = document.getElementById("app");
@@ -40,50 +43,44 @@ let current = null;
 let noticeTimer = null;
 
 // --- the service -------------------------------------------------------------------------------------------
-// A ?server= is remembered only once it has answered: a mistyped one must not stick to every later visit.
-let serverAsked = null; // the ?server= of this address, if it is one
+// The page's own service, or the ?server= of this very address: a service of another origin is used for
+// this visit only — never remembered (trust.js) — and named in a banner at the top of every page.
 let serverRefused = null; // a ?server= that is not a URL
 function chooseServer() {
-  const params = new URLSearchParams(location.search);
-  const asked = params.get("server");
+  const asked = new URLSearchParams(location.search).get("server");
   if (asked) {
     const url = normalizeServer(asked);
-    if (url) {
-      serverAsked = url;
-      return url;
-    }
+    if (url) return url;
     serverRefused = asked;
   }
-  const remembered = storage.rememberedServer();
-  if (remembered) return remembered;
   return ownService();
 }
 
-/** The service this page was loaded from (the usual case: /play served by the service itself). */
-function ownService() {
-  return location.protocol.startsWith("http") ? location.origin : "http://127.0.0.1:8000";
-}
-
-/** Talk to another service from now on: the page is loaded again with ?server=. */
+/** Talk to another service from now on: the page is loaded again with ?server= (none for its own). */
 function switchServer(url) {
   const next = new URL(location.href);
-  next.searchParams.set("server", url);
+  if (url === ownService()) next.searchParams.delete("server");
+  else next.searchParams.set("server", url);
   next.hash = "";
   location.href = next.toString();
 }
 
-function normalizeServer(text) {
-  try {
-    const url = new URL(text.trim());
-    if (url.protocol !== "http:" && url.protocol !== "https:") return null;
-    return url.origin + url.pathname.replace(/\/+$/, "");
-  } catch {
-    return null;
-  }
-}
+// Earlier versions of this page kept a ?server= for every later visit (localStorage gin.server): a link
+// opened once could send every later sign-in elsewhere. Whatever an earlier version kept is dropped.
+storage.forgetServer();
 
 const server = chooseServer();
 const api = new Api(server);
+const foreign = isForeign(server);
+
+/** While a service of another origin is in use, every page says which one, above everything else. */
+function showServerBanner() {
+  const banner = document.getElementById("server-banner");
+  if (!banner || !foreign) return;
+  add(clear(banner), serverBanner(server, { onOwn: () => switchServer(ownService()) }));
+  banner.hidden = false;
+}
+showServerBanner();
 
 // --- messages ------------------------------------------------------------------------------------------------
 // The alert sits above the page (in its flow: it pushes the page down rather than covering the score bar);
@@ -426,6 +423,8 @@ async function showLobby() {
   const bot = h("select", { id: "bot", name: "bot", "aria-describedby": "bot-desc" });
   const botDesc = h("p", { id: "bot-desc", class: "note" }, "Loading the bots…");
   const seed = h("input", { id: "seed", name: "seed", type: "number", inputmode: "numeric" });
+  // A game is public unless asked otherwise: listed on Watch while it is played (POST /v1/games "private").
+  const privateBox = h("input", { id: "private", name: "private", type: "checkbox", "aria-describedby": "public-note" });
   const playButton = h("button", { type: "submit", class: "btn primary", "data-action": "play-bot" }, "Play against the bot");
   const inviteButton = h("button", { type: "button", class: "btn", "data-action": "invite", onclick: () => start(false) }, "Invite a friend");
   const quickButton = player
@@ -447,6 +446,7 @@ async function showLobby() {
     if (!player) storage.rememberName(who);
     if (who && !player) body.name = who;
     if (seed.value !== "") body.seed = Number(seed.value);
+    if (privateBox.checked) body.private = true;
     playButton.disabled = inviteButton.disabled = true;
     try {
       const created = await api.create(body, player?.token);
@@ -476,6 +476,10 @@ async function showLobby() {
     botDesc,
     fields.rules(),
     fields.clockRow(),
+    h("label", { class: "check" }, privateBox, h("span", {}, "Private", h("small", {}, " — not listed on Watch"))),
+    h("p", { class: "note", id: "public-note" },
+      "Games are public: while one is played it is listed on ", h("a", { href: "#/watch" }, "Watch"),
+      ", where anyone can follow the table (never your cards). Tick Private to keep this game off the list; anyone with its link can still watch it. Games from the lobby and challenges are always listed."),
     h("details", { class: "more" },
       h("summary", {}, "More options"),
       fields.options(),
@@ -504,7 +508,7 @@ async function showLobby() {
       account.stop();
     },
   };
-  const page = h("section", { class: "lobby" }, brand(player), account.panel, account.inPlay, form, people.lobby, savedGames(), people.leaderboard, analyzePanel(), serverPanel());
+  const page = h("section", { class: "lobby" }, brand(player), account.panel, account.games, form, people.lobby, people.leaderboard, analyzePanel(), serverPanel());
   clear(app).append(page);
 
   try {
@@ -520,7 +524,6 @@ async function showLobby() {
     };
     bot.addEventListener("change", describe);
     describe();
-    if (serverAsked) storage.rememberServer(serverAsked); // it answers: keep it for the next visits
   } catch (err) {
     fields.fill({}); // no rules to describe
     botDesc.textContent = "";
@@ -528,7 +531,7 @@ async function showLobby() {
     page.querySelector("details.server")?.setAttribute("open", "");
     const own = ownService();
     const back = server !== own && location.protocol.startsWith("http")
-      ? h("button", { type: "button", class: "btn", "data-action": "own-server", onclick: () => { storage.forgetServer(); switchServer(own); } }, `Use ${own}`)
+      ? h("button", { type: "button", class: "btn", "data-action": "own-server", onclick: () => switchServer(own) }, `Use ${own}`)
       : null;
     const why = err instanceof NetworkError ? networkText(err) : `The service at ${server} does not answer: ${explain(err)}`;
     showError(why, { actions: back ? h("span", { class: "alert-actions" }, back) : null });
@@ -536,28 +539,6 @@ async function showLobby() {
   if (serverRefused) {
     showError(`"?server=${serverRefused}" is not a service URL (it must start with http:// or https://): using ${server}.`);
   }
-}
-
-function savedGames() {
-  const seats = storage.savedSeats().filter((s) => !s.over || Date.now() - (s.updated || 0) < 86400000);
-  const panel = h("section", { class: "panel saved", "aria-label": "Your games" }, h("h2", {}, "Your games"));
-  if (!seats.length) {
-    panel.append(h("p", { class: "note" }, "Games you start or join are kept in this browser, so that you can come back to them."));
-    return panel;
-  }
-  const list = h("ul", { class: "saved-list" });
-  for (const s of seats) {
-    const against = s.opponent && s.opponent !== "human" ? `against ${s.opponent}` : `against ${s.opponentName || "a person"}`;
-    list.append(
-      h("li", {},
-        h("span", { class: "what" }, `${s.over ? "Finished" : "Game"} ${against}`, h("small", {}, ` · ${new Date(s.updated || 0).toLocaleString()}${s.server !== server ? ` · ${s.server}` : ""}`)),
-        h("span", { class: "buttons" },
-          h("button", { type: "button", class: "btn", "data-action": "resume", onclick: () => go(s.gameId, s.seat) }, s.over ? "Show" : "Resume"),
-          h("button", { type: "button", class: "btn subtle", "data-action": "forget", "aria-label": "Forget this game", onclick: () => { storage.forgetSeat(s.gameId, s.seat); ui.reload(); } }, "Forget"))),
-    );
-  }
-  panel.append(list);
-  return panel;
 }
 
 /** What `gin analyze` does: melds, deadwood and the best discards of any 10 or 11 cards. */
@@ -607,7 +588,7 @@ function serverPanel() {
       }
       switchServer(url);
     } },
-      h("p", { class: "note" }, "This page can play on any Gin Rummy service that allows its origin (GIN_CORS_ORIGINS)."),
+      h("p", { class: "note" }, "This page can play on any Gin Rummy service that allows its origin (GIN_CORS_ORIGINS). Another service is used for this visit only (it is in the address), named at the top of every page, and gets a password only once you confirm it."),
       h("div", { class: "invite-row" }, input, h("button", { type: "submit", class: "btn" }, "Use"))));
 }
 

@@ -22,7 +22,7 @@
 
 import { ApiError } from "./api.js";
 import { cardBack, cardFace, cardName, sortCards } from "./cards.js";
-import { add, clear, h } from "./dom.js";
+import { add, clear, h, showLatest } from "./dom.js";
 import { describeMove } from "./moves.js";
 import { judgedMoves, markButton, ReviewRequest, ReviewTip, summaryBlocks, VERDICTS, verdictCallout, verdictSign } from "./review.js";
 import { focusHeading, pageFrame, pageHref, playerLabel, seatNames, when } from "./site.js";
@@ -278,7 +278,9 @@ export class ReplayViewer {
         h("p", { id: "replay-said", class: "visually-hidden", "aria-live": "polite" }),
         handsNav,
         h("div", { class: "board" }, this.stage, this.side)),
-      h("p", { class: "note" }, "Keys: ← → a move, ↑ ↓ a hand, Home and End the first and last step. ",
+      h("p", { class: "note" },
+        // Keys only where there is a keyboard (hidden on a phone and on touch screens: style.css).
+        h("span", { class: "keys-note" }, "Keys: ← → a move, ↑ ↓ a hand, Home and End the first and last step. "),
         this.gamesLink()));
     this.drawStep();
   }
@@ -478,7 +480,7 @@ export class ReplayViewer {
     side.append(this.reviewBox);
     side.append(h("section", { class: "moves" }, h("h3", {}, `Hand ${record.number ?? frame.hand + 1}: moves`), played ? list : h("p", { class: "note" }, `The deal: ${actions.length} moves to come.`)));
     side.append(this.handsTable());
-    list.scrollTop = list.scrollHeight; // the current move (the last played) in sight
+    showLatest(list); // the current move (the last played) in sight, the top row whole
   }
 
   handsTable() {

@@ -7,11 +7,12 @@
 // Nothing secret is kept: a new API token lives in this page only, until "Done" or the page is left (it is
 // never stored, logged or put in an address); passwords are only sent, and their fields emptied after.
 
-import { sessionEnded, signOut } from "./account.js";
+import { sessionEnded, signOut, weakPasswordWords } from "./account.js";
 import { ApiError } from "./api.js";
 import { clear, h } from "./dom.js";
 import { focusHeading, pageFrame, pageHref, when } from "./site.js";
 import * as storage from "./storage.js";
+import { trustField, unconfirmedWords } from "./trust.js";
 
 const MIN_PASSWORD = 10; // the service's rule (422 weak_password below it)
 const SCOPES = [
@@ -289,6 +290,7 @@ function passwordPanel(ctx, player, refused, changed) {
   const again = h("input", { id: "new-password-again", type: "password", autocomplete: "new-password", required: true });
   const error = h("p", { id: "password-error", class: "field-error", role: "alert", hidden: true });
   const done = h("p", { id: "password-done", class: "note", role: "status" });
+  const trust = trustField(ctx.server, "password-trust-server"); // a service of another origin: asked by name
   const say = (text, field) => {
     error.textContent = text;
     error.hidden = false;
@@ -302,6 +304,7 @@ function passwordPanel(ctx, player, refused, changed) {
     if (!current.value) return say("Type your current password.", current);
     if (next.value.length < MIN_PASSWORD) return say(`Choose a longer new password: at least ${MIN_PASSWORD} characters.`, next);
     if (next.value !== again.value) return say("The two new passwords differ: type it again.", again);
+    if (!trust.confirmed()) return say(unconfirmedWords(ctx.server), trust.input);
     const submit = form.querySelector("button[type=submit]");
     submit.disabled = true;
     try {
@@ -313,7 +316,7 @@ function passwordPanel(ctx, player, refused, changed) {
     } catch (err) {
       current.value = "";
       if (err instanceof ApiError && err.code === "bad_credentials") say("That is not your current password.", current);
-      else if (err instanceof ApiError && err.code === "weak_password") say(`Choose a longer new password: at least ${MIN_PASSWORD} characters.`, next);
+      else if (err instanceof ApiError && err.code === "weak_password") say(weakPasswordWords(err), next);
       else refused(err, error);
     } finally {
       submit.disabled = false;
@@ -324,6 +327,7 @@ function passwordPanel(ctx, player, refused, changed) {
     h("label", { class: "field" }, "Current password", current),
     h("div", { class: "row" }, h("label", { class: "field" }, "New password", next), h("label", { class: "field" }, "The new password again", again)),
     h("p", { class: "note", id: "new-password-rule" }, `At least ${MIN_PASSWORD} characters. Every other device is signed out; this one stays signed in.`),
+    trust.field,
     error, done,
     h("div", { class: "buttons" }, h("button", { type: "submit", class: "btn primary", "data-action": "change-password" }, "Change the password")));
   return h("section", { class: "panel", id: "password", "aria-labelledby": "password-title" }, h("h2", { id: "password-title" }, "Password"), form);

@@ -1,5 +1,6 @@
 // What the page keeps in the browser (localStorage), and nothing else:
-//   gin.server                 the service URL chosen with ?server= (not secret)
+//   (gin.server                an earlier version's remembered ?server=: removed at each start. A service
+//                              of another origin is used only while the address names it: trust.js)
 //   gin.name                   the player's name at the table (not secret)
 //   gin.seat.<game id>.<seat>  one seat of one game: its server, bearer token (a password for that seat
 //                              of that game only), the invitation while the opponent has not joined,
@@ -31,12 +32,7 @@ function write(key, value) {
   }
 }
 
-export function rememberedServer() {
-  return localStorage.getItem("gin.server");
-}
-export function rememberServer(url) {
-  localStorage.setItem("gin.server", url);
-}
+/** Drop the service an earlier version of the page remembered from a ?server= (it is never kept now). */
 export function forgetServer() {
   localStorage.removeItem("gin.server");
 }

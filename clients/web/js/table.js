@@ -4,7 +4,7 @@
 // the match and its rematch. Everything drawn comes from the service's answers.
 
 import { CARD_KEYS, cardBack, cardFace, cardInline, cardName, cardPoints, cardText } from "./cards.js";
-import { add, clear, h } from "./dom.js";
+import { add, clear, h, showLatest } from "./dom.js";
 import { clockWords } from "./lobby.js";
 
 export const END_TEXT = {
@@ -122,7 +122,7 @@ export function renderGame(ctrl) {
   if (ctrl.helpOpen) screen.querySelector("#help").showModal();
   if (ctrl.confirming) screen.querySelector("#confirm").showModal();
   const log = screen.querySelector("#log");
-  if (log) log.scrollTop = log.scrollHeight; // the latest move in sight
+  showLatest(log); // the latest move in sight, the top row whole
   const yourTurn = ctrl.yourMove && !view.result;
   document.title = `${yourTurn ? "● Your turn — " : ""}Gin Rummy`;
 }
@@ -656,6 +656,7 @@ function resultPanel(ctrl, names) {
   const view = ctrl.view;
   const panel = h("section", { id: "result", class: "result", "aria-label": `Hand ${view.hand_number} result` });
   if (view.end_reason) panel.append(matchEnd(ctrl.view, names)); // ended early between two hands
+  if (ctrl.matchOver) add(panel, ratingChange(ctrl));
   panel.append(h("h2", { tabindex: "-1" }, `Hand ${view.hand_number}: ${handHeading(view.result || {}, names)}`));
   add(panel, handDetails(view.result || {}, names));
   panel.append(shuffleLine(ctrl, view.hand_number));
@@ -681,7 +682,9 @@ function resultPanel(ctrl, names) {
 /** The match ended before a hand's result: why, who won, the totals, the rematch. */
 function endedPanel(ctrl, names) {
   const panel = h("section", { id: "ended", class: "result", "aria-label": "Game over" });
-  panel.append(matchEnd(ctrl.view, names), matchActions(ctrl, names)); // the rematch in sight, above the totals
+  panel.append(matchEnd(ctrl.view, names));
+  add(panel, ratingChange(ctrl));
+  panel.append(matchActions(ctrl, names)); // the rematch in sight, above the totals
   const finished = finishedGames(ctrl.view);
   if (finished.length) panel.append(gameOverPanel(ctrl.view, names, finished));
   return panel;
@@ -698,6 +701,39 @@ export function matchEnd(view, names) {
   if (!parts.length) parts.push("The match is over");
   return h("section", { id: "match-end", class: "match-end", "data-reason": view.end_reason || "played" },
     h("h2", { tabindex: "-1" }, parts.join(" · ")));
+}
+
+/** A rated match's effect on this seat's rating: "Your standard rating: 1500? → 1532 (+32)" once the
+ * archive has written it (ctrl.rating, game.js), "Your new rating is being worked out…" until then. */
+export function ratingChange(ctrl) {
+  const rating = ctrl.rating;
+  if (!ctrl.view?.rated || !rating) return null;
+  const box = h("p", { id: "rating-change", class: "rating-change", role: "status" });
+  if (rating.pending) {
+    box.dataset.state = "pending";
+    box.textContent = "Your new rating is being worked out…";
+    return box;
+  }
+  if (rating.missing) {
+    box.dataset.state = "missing";
+    box.textContent = "Your new rating will be on your profile in a moment.";
+    return box;
+  }
+  const shown = (r) => `${r.rating}${r.provisional ? "?" : ""}`;
+  const after = rating.after;
+  const delta = rating.before ? after.rating - rating.before.rating : null;
+  const sign = delta === null ? "" : delta > 0 ? `+${delta}` : delta < 0 ? `−${-delta}` : "±0";
+  box.dataset.state = "done";
+  box.dataset.delta = delta === null ? "" : String(delta);
+  box.classList.toggle("up", delta > 0);
+  box.classList.toggle("down", delta < 0);
+  add(box,
+    `Your ${rating.family ? `${rating.family} ` : ""}rating: `,
+    rating.before ? [h("span", { class: "before" }, shown(rating.before)), " → "] : null,
+    h("b", { class: "after" }, shown(after)),
+    delta === null ? " (your first rated game)" : h("span", { class: "delta" }, ` (${sign})`),
+    after.provisional ? h("small", {}, " · ? provisional: a few more games settle it") : null);
+  return box;
 }
 
 /** After the match: the rematch (offer, accept, waiting, open) and a new game. */

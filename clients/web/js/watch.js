@@ -7,7 +7,7 @@
 
 import { ApiError, cursorAfter, sleep } from "./api.js";
 import { cardBack, cardFace, cardName } from "./cards.js";
-import { add, clear, h } from "./dom.js";
+import { add, clear, h, showLatest } from "./dom.js";
 import { EventFeed } from "./feed.js";
 import { describeMove } from "./moves.js";
 import { focusHeading, pageFrame, pageHref, seatNames } from "./site.js";
@@ -194,8 +194,7 @@ export class Spectator {
       h("section", { class: "moves" }, h("h3", {}, `Hand ${view.hand_number}: moves`), history.length ? log : h("p", { class: "note" }, "No move yet.")),
       h("p", { class: "note" }, h("a", { href: pageHref("watch") }, "Other games in play")));
     clear(this.body).append(bar, h("div", { class: "board" }, stage, side));
-    const list = this.body.querySelector("#watch-log");
-    if (list) list.scrollTop = list.scrollHeight;
+    showLatest(this.body.querySelector("#watch-log")); // the latest move in sight, the top row whole
   }
 
   endWords(names) {

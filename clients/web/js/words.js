@@ -7,6 +7,7 @@
 
 import { ApiError, NetworkError } from "./api.js";
 import { cardText } from "./cards.js";
+import { ServerNotConfirmed } from "./trust.js";
 
 /** A sentence for each refusal a player may meet. */
 const SENTENCES = {
@@ -45,7 +46,7 @@ const SENTENCES = {
   bad_credentials: "Wrong name or password.",
   session_expired: "Your session has ended: sign in again.",
   account_exists: "That name is taken: sign in if it is yours, or choose another.",
-  weak_password: "That password is too short: at least 10 characters.",
+  weak_password: "Choose another password: at least 10 characters, and not one of the common ones.",
   token_scope: "This key may only read, not play.",
   session_required: "That needs you to be signed in with your password.",
   challenge_not_found: "That challenge is gone: it ended a while ago.",
@@ -87,6 +88,7 @@ export function cardsAsCards(text) {
 /** What a player reads for a failed request (an ApiError, a NetworkError or anything else). */
 export function problemText(err) {
   if (err instanceof NetworkError) return networkText(err);
+  if (err instanceof ServerNotConfirmed) return err.message;
   if (err instanceof ApiError) {
     console.warn(`refused: ${err.status} ${err.code}: ${err.detail}`);
     if (WITH_REASON[err.code]) {
