@@ -6,12 +6,13 @@ PostgreSQL).
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import requests
 from playwright.sync_api import BrowserContext, expect
 
-from .pages import Table, game_address, log_in, play_url, shots_at_two_sizes, start_game, unique
+from .pages import Table, game_address, log_in, play_url, shots_at_two_sizes, sign_in_form, start_game, unique
 
 
 def live_ids(base: str) -> set[str]:
@@ -84,3 +85,37 @@ def test_the_start_page_says_games_are_public_and_makes_a_private_one(
     Table(page).wait_for_turn()
     assert Table(page).api_view()["private"] is True
     assert private_id not in live_ids(live_service)
+
+
+def test_my_games_lists_my_private_games(context: BrowserContext, live_service: str) -> None:
+    """A finished private game is left out of a player's public list, but "My games" asks with the
+    player's own session and shows it."""
+    page = context.new_page()
+    name, password = unique("Priv"), "a long enough password 9"
+    page.goto(play_url(live_service))
+    sign_in_form(page, name, password, sign_up=True)
+    expect(page.locator("#player-me")).to_have_text(name)
+    session = requests.post(
+        f"{live_service}/v1/account/sessions", json={"name": name, "password": password}, timeout=10
+    ).json()["token"]
+    auth = {"Authorization": f"Bearer {session}"}
+    made = requests.post(
+        f"{live_service}/v1/games",
+        json={"opponent": {"type": "bot"}, "private": True},
+        headers=auth,
+        timeout=10,
+    ).json()
+    etag = requests.get(f"{live_service}/v1/games/{made['game_id']}", headers=auth, timeout=10).headers[
+        "ETag"
+    ]
+    resigned = requests.post(
+        f"{live_service}/v1/games/{made['game_id']}/resign", headers={**auth, "If-Match": etag}, timeout=10
+    )
+    assert resigned.status_code == 200, resigned.text
+    deadline = time.monotonic() + 60  # the archive has it a moment after the end (a guard, not a timing)
+    while requests.get(f"{live_service}/v1/games/{made['game_id']}/export", timeout=10).status_code != 200:
+        assert time.monotonic() < deadline, "the game was not archived"
+        time.sleep(0.1)
+    assert requests.get(f"{live_service}/v1/players/{name}/games", timeout=10).json()["games"] == []
+    page.goto(play_url(live_service) + "#/games")
+    expect(page.locator(f"#game-list a[href*='{made['game_id']}']").first).to_be_visible(timeout=30_000)

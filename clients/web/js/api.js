@@ -313,15 +313,16 @@ export class Api {
 
   // --- the archive ---------------------------------------------------------------------------------------
   /** A page of a player's finished games, newest first: {games, next}. `query`: cursor, limit and the
-   * filters (result, rated, family, opponent, since, until). */
-  async playerGames(name, query = {}) {
+   * filters (result, rated, family, opponent, since, until). `token`: the player's own credential, sent
+   * when the list is the signed-in player's: its private games are listed for it alone. */
+  async playerGames(name, query = {}, token = null) {
     const params = new URLSearchParams();
     for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== null && value !== "") params.set(key, String(value));
-    return (await this.request("GET", `/v1/players/${encodeURIComponent(name)}/games?${params}`)).data;
+    return (await this.request("GET", `/v1/players/${encodeURIComponent(name)}/games?${params}`, { token })).data;
   }
-  /** Per rules family, each rated game's rating before and after, oldest first. */
-  async ratingHistory(name) {
-    return (await this.request("GET", `/v1/players/${encodeURIComponent(name)}/rating-history`)).data;
+  /** Per rules family, each rated game's rating before and after, oldest first (`token` as playerGames). */
+  async ratingHistory(name, token = null) {
+    return (await this.request("GET", `/v1/players/${encodeURIComponent(name)}/rating-history`, { token })).data;
   }
   /** A finished match in one document (ginrummy.match): players, rules, result and every hand's record. */
   async exportGame(gameId) {

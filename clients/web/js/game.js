@@ -22,7 +22,7 @@ import { KnockEditor, LayoffEditor } from "./editor.js";
 import { verifyShuffle } from "./fairness.js";
 import { EventFeed } from "./feed.js";
 import { describeMove } from "./moves.js";
-import { loadSeat, saveSeat } from "./storage.js";
+import { loadPlayer, loadSeat, saveSeat } from "./storage.js";
 import { CONNECTION_WORDS, paintClaim, paintClocks, renderGame } from "./table.js";
 import { problemText } from "./words.js";
 
@@ -503,7 +503,9 @@ export class GameController {
     this.rating = { pending: true };
     for (let attempt = 0; attempt < 60 && !this.stopped; attempt++) {
       try {
-        const page = await this.api.playerGames(name, { rated: true, limit: 20 });
+        const own = loadPlayer(this.entry.server); // its credential: a private game is listed for it alone
+        const token = own && own.name.toLowerCase() === name.toLowerCase() ? own.token : null;
+        const page = await this.api.playerGames(name, { rated: true, limit: 20 }, token);
         const game = (page.games || []).find((g) => g.game_id === this.entry.gameId);
         if (game?.rating) {
           this.rating = { family: game.family, before: game.rating.before, after: game.rating.after };

@@ -77,7 +77,7 @@ export function gamesPage(ctx, name) {
     }
     let data;
     try {
-      data = await ctx.api.playerGames(name, query);
+      data = await ctx.api.playerGames(name, query, mine ? me.token : null);
     } catch (err) {
       if (mark !== generation || stopper.signal.aborted) return;
       note.textContent = readProblem(ctx, err, name);
@@ -158,7 +158,7 @@ export function profilePage(ctx, name) {
     let profile;
     let history;
     try {
-      [profile, history] = await Promise.all([ctx.api.profile(name), ctx.api.ratingHistory(name)]);
+      [profile, history] = await Promise.all([ctx.api.profile(name), ctx.api.ratingHistory(name, mine ? me.token : null)]);
     } catch (err) {
       if (stopper.signal.aborted) return;
       clear(body).append(h("p", { class: "panel", role: "alert", id: "profile-problem" }, readProblem(ctx, err, name)));
