@@ -22,6 +22,7 @@ def test_events_resume_from_a_cursor(table: Table) -> None:
         "events": [],
         "cursor": cursor,
         "truncated": False,
+        "opponent_gone": None,  # (a bot's game: nobody leaves)
     }
     moved = me.act(choose(me.view()))
     page = me.get(f"/events?after={cursor}").get_json()

@@ -11,6 +11,7 @@ import time
 import uuid
 from typing import Any
 
+import orjson
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -220,6 +221,49 @@ def test_an_idle_opponent_can_be_claimed_after_the_abandon_time(quick_abandon_ap
     assert claimed.status_code == 200, claimed.get_json()
     final = waiting.view()
     assert final["end_reason"] == "abandoned" and final["forfeited_by"] == view["turn"]
+
+
+@pytest.fixture(scope="module")
+def gone_app(redis_url: str) -> Flask:
+    # opponentGone after a fifth of the abandon time (1 s); a stream's keep-alive every second
+    return create_app({"redis_url": redis_url, "abandon_after": 5, "stream_keepalive": 1})
+
+
+def test_the_waiting_seat_is_told_when_it_may_claim_and_that_the_opponent_seems_gone(gone_app: Flask) -> None:
+    client = gone_app.test_client()
+    _, _, ann_seat, bob_seat = quick_match(client)
+    view = ann_seat.view()
+    waiting, mover = (ann_seat, bob_seat)[1 - view["turn"]], (ann_seat, bob_seat)[view["turn"]]
+    assert 0 < waiting.view()["claim_after"] <= 5
+    assert mover.view()["claim_after"] is None  # its own move: nothing to claim
+    # The waiting seat's stream: keep-alives, then — the opponent idle for a second — opponentGone.
+    streamed = client.get(
+        f"/v1/games/{view['game_id']}/events?wait=30",
+        headers={**waiting.auth, "Accept": "application/x-ndjson"},
+        buffered=False,
+    )
+    gone = None
+    for line in streamed.response:
+        item = orjson.loads(line)
+        if item["type"] == "opponentGone":
+            gone = item
+            break
+    streamed.close()
+    assert gone is not None and gone["gone"] is True and 0 <= gone["claim_in"] <= 5
+    # The opponent's own stream says nothing of the kind; a page does, once there is no event.
+    page = client.get(f"/v1/games/{view['game_id']}/events?after={view['cursor']}", headers=waiting.auth)
+    assert page.get_json()["opponent_gone"]["type"] == "opponentGone"
+    assert (
+        client.get(
+            f"/v1/games/{view['game_id']}/events?after={view['cursor']}", headers=mover.auth
+        ).get_json()["opponent_gone"]
+        is None
+    )
+    deadline = time.monotonic() + 30  # until the view says the claim is open (a guard, not a timing)
+    while waiting.view()["claim_after"] != 0:
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    assert waiting.post("/claim-victory").status_code == 200
 
 
 def test_a_rematch_is_offered_and_accepted(client: FlaskClient) -> None:

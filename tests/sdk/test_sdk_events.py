@@ -7,12 +7,14 @@ import threading
 import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from ginrummy_client import ApiError, Client, Event, Game
 
-from tests.support import choose
+from tests.fixtures.live_service import start_service
+from tests.support import choose, stop_gunicorn
 
 from .conftest import Answer, Reader, stub_service, wait_until
 from .proxy import Proxy
@@ -166,3 +168,50 @@ def test_close_from_another_thread_ends_a_silent_stream_at_once(handler: type[Si
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture(scope="module")
+def impatient_service(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real service, with a seat claimable after 5 s idle (opponentGone after 1 s)."""
+    process, base = start_service(
+        redis_url, tmp_path_factory.mktemp("impatient"), workers=1, extra_env={"GIN_ABANDON_AFTER": "5"}
+    )
+    try:
+        yield base
+    finally:
+        stop_gunicorn(process)
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_the_feed_says_when_the_opponent_seems_gone_and_the_claim_wins(
+    impatient_service: str, stream: bool
+) -> None:
+    with Client(impatient_service) as ann, Client(impatient_service) as bob:
+        game = ann.create_game(human=True)
+        joined = bob.join_game(game.game_id, game.invitation)
+        game.refresh()
+        waiting = joined if game.your_move else game
+        reader = Reader(waiting.events(wait=2, stream=stream))
+        try:
+            wait_until(lambda: reader.feed.opponent_gone is not None, "opponentGone", timeout=60)
+            gone = reader.feed.opponent_gone
+            assert gone is not None and gone["type"] == "opponentGone" and 0 <= gone["claim_in"] <= 5
+            assert reader.error is None  # not an event (no id): never delivered as one
+            assert all(event["type"] != "opponentGone" for event in reader.events)
+            # The view's claim_after counts from its reading (a 304 keeps the view read before): the claim
+            # opens within the seconds said.
+            assert 0 <= waiting.refresh()["claim_after"] <= 5
+            claimed: list[Any] = []
+
+            def claim() -> bool:
+                try:
+                    claimed.append(waiting.claim_victory())
+                except ApiError as refused:
+                    assert refused.code == "too_early", refused
+                    return False
+                return True
+
+            wait_until(claim, "the claim to win", timeout=60)
+            assert claimed[0]["view"]["end_reason"] == "abandoned"
+        finally:
+            reader.stop()

@@ -206,7 +206,9 @@ class EventFeed(Following[Event]):
     ``truncated`` turns true when events between two delivered ones (or between ``after`` and the first)
     were trimmed away by the service, which keeps only the last few: re-read the view then
     (:meth:`Game.refresh`; its ``history`` has the live hand's moves). :meth:`close` ends the
-    iteration, from any thread; a ``with`` block closes it too.
+    iteration, from any thread; a ``with`` block closes it too. ``opponent_gone`` is the service's last
+    word that the opponent seems to have left — ``{"type": "opponentGone", "gone": True, "claim_in":
+    seconds}`` until :meth:`Game.claim_victory` wins — or None (it says so between events, while none come).
 
     It reads ``path`` (a game's events) with ``token`` through ``requestor``, and tells ``received`` of
     each event it delivers, with the id of the one it delivered before (how a :class:`Game` keeps its
@@ -228,6 +230,7 @@ class EventFeed(Following[Event]):
     ) -> None:
         self.cursor = after
         self.truncated = False
+        self.opponent_gone: dict[str, Any] | None = None
         self.until = until
         self.stream = stream
         self._received = received
@@ -266,11 +269,18 @@ class EventFeed(Following[Event]):
             page = read_page(self._requestor, self._path, self._token, after, wait=wait)
             if page["truncated"]:
                 self.truncated = True
+            self.opponent_gone = cast(dict[str, Any] | None, page.get("opponent_gone"))
             yield from self._deliver(page["events"])
             after = page["cursor"] or after  # where the service says to go on from
 
     def _stream(self) -> Generator[Event, None, None]:
         for item in self._lines():
+            if item.get("type") == "opponentGone":  # a status line (no id), not one of the game's events
+                self.opponent_gone = item
+                continue
+            if "id" not in item:  # keep-alives, and status lines of later versions of the service
+                continue
+            self.opponent_gone = None
             if item.get("type") != "keepalive":
                 # A stream, unlike a page, does not say when events were trimmed before this one.
                 yield from self._deliver([cast(Event, item)], gaps=True)

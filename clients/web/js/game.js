@@ -162,6 +162,10 @@ export class GameController {
     this.view = view;
     this.clockAt = performance.now(); // every view re-syncs the clocks
     if (this.claimWait && this.claimWait.version !== view.version) this.claimWait = null; // a new wait
+    // No clock, the opponent's move: the view says in how many seconds the service lets this seat claim.
+    if (typeof view.claim_after === "number" && view.claim_after > 0 && !this.claimWait) {
+      this.claimWait = { version: view.version, until: performance.now() + view.claim_after * 1000 };
+    }
     this.claim = this.claimable();
     if (full) {
       this.bumpCursor(view.cursor); // the view's own cursor: the events after it
@@ -523,8 +527,8 @@ export class GameController {
   }
 
   /** What the waiting seat may claim: "time" (the opponent's clock ran out), "idle" (no clock, the human
-   * opponent's move: the service alone knows for how long it has idled, and says whether it is enough),
-   * or null. */
+   * opponent's move: the view's claim_after says when the service lets it; the button counts down until
+   * then, quietly), or null. */
   claimable() {
     const view = this.view;
     if (!view || this.matchOver || view.waiting_for_opponent || typeof view.turn !== "number") return null;
@@ -535,7 +539,22 @@ export class GameController {
       const clock = this.clockNow();
       return clock && clock.running === opponent && clock.move === 0 ? "time" : null;
     }
-    return "idle";
+    return typeof view.claim_after === "number" ? "idle" : null;
+  }
+
+  /** The service says the opponent seems to have left (it sat on its move a while): say so once per
+   * wait, and count the claim button down from what it says. */
+  opponentGone(event) {
+    if (!this.view || this.stopped) return;
+    const left = Math.max(0, Number(event.claim_in) || 0);
+    this.claimWait = left > 0 ? { version: this.view.version, until: performance.now() + left * 1000 } : null;
+    if (this.goneSaid !== this.view.version) {
+      this.goneSaid = this.view.version;
+      const when = left >= 90 ? `in about ${Math.ceil(left / 60)} minutes` : left > 0 ? `in ${left} seconds` : "now";
+      this.ui.notice(`${this.opponentName()} seems to have left: you can claim the game ${when}.`);
+    }
+    this.claim = this.claimable();
+    this.render();
   }
 
   async claimVictory() {
@@ -742,6 +761,7 @@ export class GameController {
 
   onEvent(event) {
     if (!event || event.type === "keepalive") return;
+    if (event.type === "opponentGone") return this.opponentGone(event); // a status line, not an event
     this.incoming.push(event);
     if (!this.posting) {
       clearTimeout(this.incomingTimer);

@@ -435,7 +435,11 @@ function actionBar(ctrl) {
     const opp = ctrl.opponentName();
     const why = ctrl.claim === "time" ? `${opp}'s time is up` : `${opp} may have left the game`;
     // Certain when the opponent's time is up (the primary button); otherwise only the service knows.
-    const claim = button("Claim victory", "claim-victory", () => ctrl.claimVictory(), { primary: ctrl.claim === "time", title: `${why}: claim the game (the service says whether it is too early)` });
+    // The big button once the claim is open (the time is up, or the service's wait is over); a quiet,
+    // disabled countdown before.
+    const open = ctrl.claim === "time" || !ctrl.claimSecondsLeft();
+    const claim = button("Claim victory", "claim-victory", () => ctrl.claimVictory(), { primary: open, title: `${why}: claim the game` });
+    if (!open) claim.classList.add("quiet");
     bar.append(claim);
     paintClaim(ctrl, claim);
   }
@@ -449,6 +453,8 @@ export function paintClaim(ctrl, claim = ctrl.ui.root.querySelector("[data-actio
   const text = left ? `Claim victory in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` : "Claim victory";
   if (claim.textContent !== text) claim.textContent = text;
   claim.disabled = Boolean(left);
+  claim.classList.toggle("primary", !left);
+  claim.classList.toggle("quiet", Boolean(left));
 }
 
 /** Resign and abort, when legal: apart from the moves, and each asks first. */

@@ -113,7 +113,7 @@ def build(
     feed = AccountFeed(live)
     archiving = Archiving(store, Archive(database, ordinal=ratings.ordinal), config)
     bot_queue = BotQueue(store.client, store.notifier)
-    work = UnitOfWork(store, archiving, bot_queue)
+    work = UnitOfWork(store, archiving, bot_queue, abandon_after=config.abandon_after)
     seating = Seating(identities)
     books = Bookkeeping(store, live, feed, config)
     life = Life(work, seating, books, config)

@@ -9,6 +9,7 @@ deadline, to commit the loss on time (:class:`ClockWatch`).
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -20,11 +21,24 @@ from . import clocks
 from .config import Config
 from .errors import ServiceError
 from .life import Life
+from .match import claim_after
 from .render import seat_event
 from .seats import Seating
 from .unit_of_work import UnitOfWork
 
 PAGE_SIZE = 200
+GONE_AFTER = 60.0  # seconds a person may sit on its move before the other is told it seems gone …
+GONE_SHARE = 5  # … or this share of GIN_ABANDON_AFTER when that is shorter
+
+
+def gone_after(abandon_after: int) -> float:
+    """Seconds of idleness on its move after which a person counts as gone (``opponentGone``).
+
+    >>> gone_after(300), gone_after(10)
+    (60.0, 2.0)
+    """
+    return min(GONE_AFTER, abandon_after / GONE_SHARE)
+
 
 Row = tuple[str, str]  # a stored event: its cursor and its row
 
@@ -113,10 +127,37 @@ class EventReader:
                 return rows
 
     def page(self, reader: Reader, after: str | None, wait: float) -> dict[str, Any]:
-        """A page of events after ``after`` (a long poll when ``wait`` > 0)."""
+        """A page of events after ``after`` (a long poll when ``wait`` > 0); with none, whether the
+        opponent seems gone (``opponent_gone``)."""
         rows = self.read(reader, after, min(wait, self.config.max_wait))
         events = [seat_event(cursor, row, reader.seat) for cursor, row in rows]
         truncated = (
             bool(rows) and after is not None and not Cursor.parse(rows[0][0]).follows(Cursor.parse(after))
         )
-        return {"events": events, "cursor": rows[-1][0] if rows else after, "truncated": truncated}
+        page: dict[str, Any] = {"events": events, "cursor": rows[-1][0] if rows else after}
+        page["truncated"] = truncated
+        page["opponent_gone"] = None if rows else self.opponent_gone(reader)
+        return page
+
+    def opponent_gone(self, reader: Reader) -> dict[str, Any] | None:
+        """``{"type": "opponentGone", "gone": true, "claim_in": seconds}`` when the reader's opponent seems
+        to have left — it is its move in a game without a clock, and it has not moved for
+        :func:`gone_after` seconds —, ``claim_in`` being when the reader may claim the game (0: now, with
+        ``POST …/claim-victory``); None otherwise, and for a spectator (lichess's ``opponentGone``). What
+        it costs: one read of the game's metadata, and of the game itself once the opponent is idle."""
+        if reader.seat is None:
+            return None
+        abandon_after = self.config.abandon_after
+        try:
+            meta = self.work.load_meta(reader.game_id)
+            last = meta.last_change_ms
+            if meta.clock is not None or last is None:
+                return None
+            if clocks.now_ms() - last < gone_after(abandon_after) * 1000:
+                return None
+            left = claim_after(self.work.load(reader.game_id), reader.seat, abandon_after, clocks.now_ms())
+        except ServiceError:  # gone from the store meanwhile: nothing to say
+            return None
+        if left is None:
+            return None
+        return {"type": "opponentGone", "gone": True, "claim_in": math.ceil(left)}

@@ -13,7 +13,7 @@ from .bookkeeping import Bookkeeping
 from .calls import Caller, Result
 from .config import Config
 from .errors import ServiceError
-from .match import Match
+from .match import Match, claim_after
 from .metadata import Clock
 from .seats import Seating
 from .unit_of_work import UnitOfWork
@@ -107,13 +107,15 @@ class Life:
                     "too_early", "the opponent still has time", seconds_left=(deadline - now) / 1000
                 )
             return self.forfeit(match, other, MatchEnd.TIMEOUT)
-        last_change = meta.last_change_ms if meta.last_change_ms is not None else now
-        idle = (now - last_change) / 1000
         abandon_after = self.config.abandon_after
-        if idle < abandon_after:
+        left = claim_after(match, seat, abandon_after, now)  # (the view's claim_after: the same rule)
+        if left is None:
+            raise ServiceError("nothing_to_claim", "it is not the opponent's move")
+        if left > 0:
+            idle = abandon_after - left
             raise ServiceError(
                 "too_early",
                 f"the opponent has been idle {idle:.0f} s; it may be claimed after {abandon_after} s",
-                seconds_left=abandon_after - idle,
+                seconds_left=left,
             )
         return self.forfeit(match, other, MatchEnd.ABANDONED)

@@ -101,3 +101,21 @@ def hand_record(match: Match) -> dict[str, Any]:
     }
     record["game_id"] = match.game_id
     return record
+
+
+def claim_after(match: Match, seat: int | None, abandon_after: int, now_ms: int) -> float | None:
+    """Seconds until ``seat`` may claim the game as abandoned by its opponent (``claim-victory``; 0: it
+    may now): in a game without a clock, while it is the other person's move and the game goes on. None
+    otherwise: a clock decides instead (its view says when the other's time runs out), or the other is
+    a bot, or it is not the other's move.
+
+    ``abandon_after`` is ``GIN_ABANDON_AFTER``; the idle time counts from the game's last change.
+    """
+    meta, game = match.meta, match.game
+    if seat is None or meta.clock is not None or game.match_over or meta.waiting_for_opponent:
+        return None
+    other = 1 - seat
+    if game.to_act != other or meta.seats[other].is_bot:
+        return None
+    last = meta.last_change_ms if meta.last_change_ms is not None else now_ms
+    return max(0.0, abandon_after - (now_ms - last) / 1000)

@@ -43,7 +43,7 @@ class Reading:
         match = self.life.enforce_clock(self.work.load(game_id))
         seat = self.seating.seat_in(match.meta, token)
         self._requeue_if_stalled(match)
-        return Result(view(match, seat), version=match.version)
+        return Result(view(match, seat, abandon_after=self.config.abandon_after), version=match.version)
 
     def _requeue_if_stalled(self, match: Match) -> None:
         """A searching bot still to act long after the last change (its job was lost: the web process
@@ -82,7 +82,7 @@ class Reading:
             raise ServiceError("rated_game", "a rated game offers no hints")
         if match.meta.bot_seat is None:
             raise ServiceError("hint_not_allowed", "hints are offered only in games against a bot")
-        seen = view(match, seat)
+        seen = view(match, seat, abandon_after=self.config.abandon_after)
         if not seen["your_move"]:
             raise ServiceError("nothing_to_do", "this seat has no move to make now", turn=seen["turn"])
         queue, version = self.work.bots, match.version

@@ -3,6 +3,7 @@ events as that seat may see them."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import orjson
@@ -11,7 +12,7 @@ from ginrummy.engine import Event, seat_view
 from ginrummy.store.cursor import Cursor
 
 from . import clocks
-from .match import Match, your_move
+from .match import Match, claim_after, your_move
 from .seats import players_json
 
 # What the response of a change leaves out of the caller's view: the hand's history (the response's events
@@ -21,9 +22,12 @@ PLAY_VIEW_OMITS = frozenset({"history", "stats"})
 BOT_VIEW_OMITS = frozenset({"stats", "analysis"})
 
 
-def view(match: Match, seat: int | None, omit: frozenset[str] = frozenset()) -> dict[str, Any]:
+def view(
+    match: Match, seat: int | None, omit: frozenset[str] = frozenset(), *, abandon_after: int
+) -> dict[str, Any]:
     """The seat view (without the parts in ``omit``) plus the service's members: game_id, version,
-    players, legal actions and whether it is the seat's move, commitment, clock, rematch."""
+    players, legal actions and whether it is the seat's move, commitment, clock, when a claim of the game
+    is possible (``GIN_ABANDON_AFTER``: ``abandon_after``), rematch."""
     meta = match.meta
     # Engine assistance — hints, undo, the deadwood left by each discard — is for games against a bot:
     # against a person it would be help the other does not get (docs/api.md, "Assistance").
@@ -49,7 +53,11 @@ def view(match: Match, seat: int | None, omit: frozenset[str] = frozenset()) -> 
     out["cursor"] = str(Cursor.after_version(match.version))  # GET …/events?after= it: what follows
     out["rated"] = meta.rated
     out["private"] = meta.private
-    out["clock"] = clocks.clock_view(meta.clock, now_ms=clocks.now_ms()) if meta.clock else None
+    now = clocks.now_ms()
+    out["clock"] = clocks.clock_view(meta.clock, now_ms=now) if meta.clock else None
+    left = claim_after(match, seat, abandon_after, now)
+    # Rounded up to a tenth: never 0 while the claim would still be refused.
+    out["claim_after"] = None if left is None else math.ceil(left * 10) / 10
     out["archived"] = match.archived
     if match.game.match_over:
         out["rematch"] = {"offered_by": list(meta.rematch_offers), "game_id": meta.rematch_game}

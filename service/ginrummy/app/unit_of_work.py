@@ -60,10 +60,11 @@ class UnitOfWork:
     from the archive, and a commit that ends a hand or the match sends its records on their way there;
     a commit after which a searching bot is to act queues its turn for the bot workers."""
 
-    def __init__(self, store: GameStore, archiving: Archiving, bots: BotQueue) -> None:
+    def __init__(self, store: GameStore, archiving: Archiving, bots: BotQueue, *, abandon_after: int) -> None:
         self.store = store
         self.archiving = archiving
         self.bots = bots
+        self.abandon_after = abandon_after  # GIN_ABANDON_AFTER: the views say when a claim is possible
 
     def stored(self, game_id: str) -> Stored:
         """The game as stored in Redis, or as archived; refused when there is none."""
@@ -124,7 +125,7 @@ class UnitOfWork:
         match.version = version = old_version + 1
         outbox = archiving.outbox_records(match, hand)
         body: dict[str, Any] = {"game_id": game_id, **head} if head is not None else {"version": version}
-        body["view"] = render.view(match, seat, render.PLAY_VIEW_OMITS)
+        body["view"] = render.view(match, seat, render.PLAY_VIEW_OMITS, abandon_after=self.abandon_after)
         body["events"] = [
             {"id": str(Cursor(version, number)), **event.for_seat(seat)}
             for number, event in enumerate(events, 1)

@@ -582,6 +582,14 @@ class ViewOut(Out):
     rated = fields.Boolean()
     private = fields.Boolean()
     clock = fields.Nested(ClockOut, allow_none=True, metadata={"description": "null: no time control"})
+    claim_after = fields.Float(
+        allow_none=True,
+        metadata={
+            "description": "Seconds until this seat may claim the game as abandoned (POST claim-victory): "
+            "in a game without a clock, while it is the other person's move (GIN_ABANDON_AFTER after their "
+            "last move; 0: now). null: nothing to claim this way (a clock's runs out instead)"
+        },
+    )
     rematch = fields.Dict(metadata={"description": "Once the match is over: offered_by (seats), game_id"})
     end_reason = fields.String(
         allow_none=True,
@@ -647,10 +655,25 @@ class MoveOut(Out):
     )
 
 
+class OpponentGoneOut(Out):
+    """The opponent seems to have left (lichess's opponentGone): it has sat on its move for a minute (or a
+    fifth of GIN_ABANDON_AFTER) in a game without a clock. Not one of the game's events (no id): a stream
+    says it in place of its keep-alive line, again at each one while it holds; a page as opponent_gone."""
+
+    type = fields.String(metadata={"enum": ["opponentGone"]})
+    gone = fields.Boolean(metadata={"enum": [True]})
+    claim_in = fields.Integer(metadata={"description": "Seconds until claim-victory wins the game (0: now)"})
+
+
 class EventsOut(Out):
     events = fields.List(fields.Nested(EventOut))
     cursor = fields.String(allow_none=True, metadata={"description": "Pass as ?after= to resume"})
     truncated = fields.Boolean(metadata={"description": "Older events were trimmed: GET the view again"})
+    opponent_gone = fields.Nested(
+        OpponentGoneOut,
+        allow_none=True,
+        metadata={"description": "With no event: whether the opponent seems to have left (null: no)"},
+    )
 
 
 class ShuffleOut(Out):

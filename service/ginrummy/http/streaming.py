@@ -93,7 +93,14 @@ def _stream(
             yield f"retry: {RETRY_AFTER * 1000}\nevent: error\ndata: {text}\n\n" if sse else text + "\n"
             return
         if not rows:
-            yield ": keep-alive\n\n" if sse else KEEPALIVE_LINE
+            # A keep-alive, or — the opponent sitting on its move for long — opponentGone (no id: it is
+            # not one of the game's events, and is said again at each keep-alive while it holds).
+            away = events.opponent_gone(reader)
+            if away is None:
+                yield ": keep-alive\n\n" if sse else KEEPALIVE_LINE
+            else:
+                text = orjson.dumps(away).decode()
+                yield f"event: opponentGone\ndata: {text}\n\n" if sse else text + "\n"
             continue
         for cursor, payload in rows:
             event = seat_event(cursor, payload, reader.seat)
