@@ -62,3 +62,11 @@ def test_the_engine_examples_run_as_printed_and_play_a_whole_match(
     loads, dumps = match["loads"], match["dumps"]
     assert dumps(loads(match["saved"])) == match["saved"]  # type: ignore[operator]
     assert capsys.readouterr().out.startswith(f"seat {game.match_winner} wins after ")  # type: ignore[attr-defined]
+
+
+def test_the_number_of_computer_opponents_is_the_bots_list() -> None:
+    from ginrummy.bots import list_bots
+
+    words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+    said = re.search(r"\*\*computer opponents\*\* of (\w+) styles", README)
+    assert said is not None and said[1] == words[len(list_bots())], said

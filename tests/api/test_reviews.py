@@ -76,3 +76,19 @@ def test_a_game_not_in_the_archive_has_no_review(lonely: Table) -> None:
     problem(lonely.client.post(f"/v1/games/{me.game_id}/review"), 404, "not_archived")
     problem(lonely.client.get(f"/v1/games/{me.game_id}/review"), 404, "not_archived")
     problem(lonely.client.post("/v1/games/g0000000000000000000000/review"), 404, "not_archived")
+
+
+def test_a_match_without_a_decision_has_no_accuracy(lonely: Table, worker: Worker) -> None:
+    """Resigned before a card was played: nothing was judged, so no seat has an accuracy (null), rather
+    than a perfect 100."""
+    me = lonely.create(opponent={"type": "bot", "bot": "simple"}, rules=SHORT, seed=13)[0]
+    view = me.view()
+    me.act(next(a for a in view["legal_actions"] if a["type"] == "resign"), view["version"])
+    archived(lonely.client, me.game_id)
+    assert lonely.client.post(f"/v1/games/{me.game_id}/review").status_code in (200, 202)
+    review = reviewed(lonely, me.game_id)["review"]
+    assert review["moves"] == []
+    assert [(s["seat"], s["decisions"], s["accuracy"]) for s in review["seats"]] == [
+        (0, 0, None),
+        (1, 0, None),
+    ]

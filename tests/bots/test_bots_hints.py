@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
-from ginrummy.bots import hint
+from ginrummy.bots import hint, master_hint
+from ginrummy.bots.review import judge
 
 from .games import play
+from .test_review_positions import UNDERCUT_TRAP, legal
 from .views import DRAW, OFFER, discard_legal, make_view
 
 
@@ -77,3 +80,38 @@ def test_the_stock_alternative_speaks_of_the_deadwood_it_expects():
     stock = next(a for a in result["alternatives"] if a["action"] == {"type": "draw", "source": "stock"})
     expected = float(stock["explanation"].split("deadwood is about ")[1].split(" ")[0])
     assert 20 < expected < 80
+
+
+def test_where_a_knock_is_offered_and_the_advice_is_to_wait_the_words_say_dont_knock():
+    """The undercut trap (tests/bots/test_review_positions.py): a knock with 4 is on offer, discarding 5C
+    without knocking is better. The hint (the master's and the expert's) and the review of the knock say
+    "Don't knock" and why, not only "discard 5C"."""
+    view = UNDERCUT_TRAP.view()
+    assert any(a["type"] == "knock" for a in view["legal_actions"])
+    master = master_hint(view)
+    assert master["action"]["type"] == "discard"
+    assert re.match(
+        r"Don't knock: over the same 64 sampled deals a knock averages [+-]\d+\.\d points "
+        r"\(undercut risk \d+%\)\. Discard 5C: ",
+        master["explanation"],
+    ), master["explanation"]
+    expert = check_hint(view)
+    assert expert["action"]["type"] == "discard"
+    assert re.match(r"Don't knock: the undercut risk is \d+%\. Discard ", expert["explanation"])
+
+    judgement = judge(view, legal(view, "k:5C")).to_json()
+    assert judgement["verdict"] is not None and judgement["best"]["type"] == "discard"
+    best = next(e for e in judgement["estimates"] if e["action"] == judgement["best"])
+    assert best["explanation"].startswith("Don't knock: over the same 128 sampled deals a knock averages ")
+    knock = next(e for e in judgement["estimates"] if e["action"] == judgement["played"])
+    assert 0 <= knock["undercut"] <= 1 and not knock["explanation"].startswith("Don't knock")
+
+
+def test_no_dont_knock_where_no_knock_is_offered_or_the_advice_is_to_knock():
+    hand = ["AC", "2C", "3C", "5D", "5H", "5S", "9D", "8D", "KS", "QH", "2H"]
+    assert (
+        "knock" not in check_hint(make_view(hand, legal=discard_legal(hand), phase="discard"))["explanation"]
+    )
+    gin = ["AC", "2C", "3C", "4C", "5H", "5S", "5D", "9D", "9H", "9S", "KS"]
+    said = check_hint(make_view(gin, legal=discard_legal(gin, knocks=["KS"]), phase="discard"))["explanation"]
+    assert not said.startswith("Don't knock")

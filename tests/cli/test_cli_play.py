@@ -62,7 +62,11 @@ def test_a_move_not_on_offer_is_explained_in_the_games_words(run_gin) -> None:
         ("pass", "You cannot pass now: you have drawn — discard a card, or knock."),
         ("d", "You cannot draw from the stock now: you have drawn — discard a card, or knock."),
         ("abort", "The match can no longer be aborted: a card of its first hand has been drawn."),
-        ("knock", "You cannot knock now: you have drawn — discard a card, or knock."),
+        # No knock is on offer: the view's deadwood figures and knock limit say why.
+        ("knock", "You cannot knock: 34 deadwood after the best discard, the knock limit is 10."),
+        ("knock jd", "You cannot knock: 34 deadwood after discarding JD, the knock limit is 10."),
+        # The card just taken has no figure: the knock is sent, and the service says why not.
+        ("knock 4d", "4D was just taken from the discard pile: it may not be discarded this turn."),
     ):
         gin.send(typed)
         assert (gin.wait_prompt() or "").startswith(answer + "\n"), typed

@@ -71,3 +71,25 @@ def test_a_stale_screen_is_refreshed_not_replayed(run_gin, config_home: Path) ->
     for gin in (first, second):
         gin.send("quit")
         assert gin.wait() == 5
+
+
+def test_the_recap_of_a_resumed_game_tells_your_own_moves(run_gin) -> None:
+    """Coming back to a game retells the last moves of the hand, the player's own discard among them."""
+    gin: GinProcess = run_gin("play", "--seed", "9")
+    discarded = None
+    while discarded is None:
+        assert gin.wait_prompt() is not None
+        reply = scripted_reply(gin.output)
+        gin.send(reply)
+        if reply.startswith("discard "):
+            discarded = reply.split()[1]
+    assert gin.wait_prompt() is not None  # the bot has answered
+    gin.send("quit")
+    assert gin.wait() == 5
+
+    again: GinProcess = run_gin("resume")
+    recap = again.wait_prompt() or ""
+    assert f"You discarded {discarded}." in recap, recap
+    assert recap.index(f"You discarded {discarded}.") < recap.index("Your hand:")
+    again.send("quit")
+    assert again.wait() == 5

@@ -10,6 +10,7 @@ import json
 import os
 import re
 import signal
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,14 +19,25 @@ import pytest
 from gin_cli.screen import player_names
 from ginrummy_client import Client, MatchExport, ReviewStatus
 
-from tests.finished import short_match
+from tests.finished import archived, short_match
 from tests.scripted import Answer, ScriptedService, review_answer, scripted_service
 
-from .conftest import TerminalGin, gin_env, run_once
+from .conftest import GIN, TerminalGin, gin_env, run_once
 
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 MOVE_LINE = re.compile(r"^  (\?!|\?\?|\?| ) +Hand (\d+) · move (\d+) · (.*)\n        (.*)$", re.MULTILINE)
 """A move of `gin review`'s list: its mark, hand, move and words; then the review's word on it."""
+REVIEW_BOUND = 330.0
+"""Seconds a `gin review` that waits for the bot worker's review may take: the CLI's own bound (``--wait``,
+300 s by default) and a little more — not a step's 30 s: on a loaded machine the suite's one bot worker
+(one process, the master's turns of the other tests too) takes longer than that to review a match."""
+
+
+def reviewed_by_the_worker(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Run ``gin`` to completion where it waits for a review the bot worker computes."""
+    return subprocess.run(
+        [GIN, *args], capture_output=True, text=True, env=env, timeout=REVIEW_BOUND, check=False
+    )
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +48,8 @@ def match(live_service: str) -> MatchExport:
 @pytest.fixture(scope="module")
 def reviewed(live_service: str, match: MatchExport, tmp_path_factory: pytest.TempPathFactory) -> str:
     """The first `gin review` of the match: gin asks for it and waits for the bot worker."""
-    done = run_once(["review", match["game_id"]], gin_env(tmp_path_factory.mktemp("review"), live_service))
+    env = gin_env(tmp_path_factory.mktemp("review"), live_service)
+    done = reviewed_by_the_worker(["review", match["game_id"]], env)
     assert done.returncode == 0, done.stderr
     assert "The master is reviewing the match… (" in done.stderr  # asked for, and waited for
     assert re.search(r"The master reviewed the match in \d+ s\.", done.stderr)
@@ -49,6 +62,12 @@ def answer(live_service: str, reviewed: str, match: MatchExport) -> ReviewStatus
     """The API's review of the match, once gin has had it computed."""
     with Client(live_service) as client:
         return client.review(match["game_id"])
+
+
+def better(move: dict[str, Any]) -> str:
+    """How the review's word on a marked move goes on: a knock where the better move is none says so."""
+    knocked = move["played"]["type"] == "knock" and move["played"].get("discard")
+    return "don't knock, better " if knocked and move["best"]["type"] != "knock" else "better "
 
 
 def judged(answer: ReviewStatus) -> list[dict[str, Any]]:
@@ -79,8 +98,10 @@ def test_gin_review_shows_both_seats_and_the_marked_moves_as_the_api_says(
         assert played.startswith(names[move["seat"]] + " ")
         best = move["best"].get("card") or move["best"].get("discard") or ""
         assert re.fullmatch(
-            rf"{move['verdict']}: better .*{best}.* \({move['loss']:.1f} points given up\)", said
+            rf"{move['verdict']}: {better(move)}.*{best}.* \({move['loss']:.1f} points given up\)", said
         )
+        if better(move) != "better ":  # and why, in the review's words, under it
+            assert f"{said}\n        Don't knock: " in text, text
     assert all(len(line) <= 80 for line in text.splitlines())
 
     env = gin_env(config_home, live_service)
@@ -109,7 +130,7 @@ def test_gin_replay_review_shows_each_verdict_beside_its_move(
         at = next(i for i, line in enumerate(lines) if line.startswith(f"Move {move['index'] + 1} of "))
         note = lines[at + 1]
         if move["verdict"]:
-            assert note.startswith(f"  {MARKS[move['verdict']]:<2} {move['verdict']}: better "), note
+            assert note.startswith(f"  {MARKS[move['verdict']]:<2} {move['verdict']}: {better(move)}"), note
         else:
             assert note.startswith("  good"), note
     as_json = run_once(["replay", "--json", "--review", match["game_id"]], env)
@@ -127,7 +148,7 @@ def test_gin_replay_review_at_a_terminal_goes_from_mark_to_mark(
         os.write(gin.master, b"m")
         mark = re.escape(MARKS[move["verdict"]])
         gin.wait_for(
-            rf"Move {move['index'] + 1} of \d+: .*\n  {mark} +{move['verdict']}: better ", after=seen
+            rf"Move {move['index'] + 1} of \d+: .*\n  {mark} +{move['verdict']}: {better(move)}", after=seen
         )
     os.write(gin.master, b"q")
     assert gin.wait() == 0
@@ -145,6 +166,26 @@ def test_gin_review_of_a_game_not_in_the_archive_says_so(live_service: str, conf
     assert as_json.returncode == 4 and json.loads(as_json.stderr)["error"]["code"] == "not_archived"
     nothing = run_once(["review"], env)  # no game named, none finished here, no login
     assert nothing.returncode == 6 and "gin review GAME_ID" in nothing.stderr
+
+
+def test_gin_review_of_a_match_without_a_decision_gives_no_accuracy(
+    live_service: str, config_home: Path
+) -> None:
+    """Resigned before a card was played: no decision was judged, and gin says so rather than showing a
+    perfect accuracy."""
+    with Client(live_service) as client:
+        game = client.create_game(bot="simple")
+        game.resign()
+        archived(client, game.game_id)
+    done = reviewed_by_the_worker(["review", game.game_id], gin_env(config_home, live_service))
+    assert done.returncode == 0, done.stderr
+    assert "0 decisions judged" in done.stdout, done.stdout
+    assert "100.0%" not in done.stdout
+    for name in ("Player 1", "simple (bot)"):
+        row = next((line for line in done.stdout.splitlines() if line.startswith(f"  {name} ")), done.stdout)
+        assert re.fullmatch(rf"  {re.escape(name)} +— +0 +0 +0 +0 +0\.0", row), row
+        assert f"  {name} made no decision to judge: no accuracy." in done.stdout
+    assert "No move was judged" in done.stdout
 
 
 EXPORT = {"format": "ginrummy.match", "version": 1, "game_id": "gScripted", "players": [], "hands": []}

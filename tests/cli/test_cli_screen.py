@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
+from gin_cli.cards import display_card
 from gin_cli.screen import Screen, moves_line, player_names, render_game_over, render_result, render_table
 from ginrummy_client import Client, is_play
 
@@ -44,8 +46,24 @@ def test_every_screen_of_a_game(live_service: str) -> None:
             assert "\x1b[" in coloured
             if view["hand"]["cards"] and not view.get("result"):
                 assert any(glyph in coloured for glyph in "♣♦♥♠")
+            # The pile's top card on the Moves line is drawn as every card is (10♠ in colour).
+            pile = view["discard_pile"]
+            if any(a["type"] == "draw" and a.get("source") == "discard" for a in view["legal_actions"]):
+                assert f"pile {display_card(pile[-1], glyphs=True)} (p)" in _text(coloured), coloured
+                assert f"pile {pile[-1]} (p)" in plain
+                phases.add("pile offered")
+            # The knocker's melds, named while the defender lays off, are numbered from 1.
+            if view["phase"] == "layoff" and view.get("knock") and not view.get("result"):
+                assert "  meld 1: " in plain and "meld 0" not in plain, plain
+                phases.add("melds numbered")
             if view["scores"]["match_over"]:
                 assert "Match over" in plain and "grand total" in plain
                 break
             view = dict(game.act(_pick(view))["view"])
     assert {"draw", "discard", "hand_over", "game_over", "match_over"} <= phases
+    assert {"pile offered", "melds numbered"} <= phases, phases
+
+
+def _text(coloured: str) -> str:
+    """What a coloured screen reads: its text without the terminal's colour codes."""
+    return re.sub(r"\x1b\[[0-9;]*m", "", coloured)

@@ -298,7 +298,7 @@ def test_a_reviewed_replay_shows_the_verdicts_and_goes_from_mark_to_mark_without
     take, stock = {"type": "draw", "source": "discard"}, {"type": "draw", "source": "stock"}
     review = {
         "seats": [
-            {"seat": 0, "accuracy": 100.0, "decisions": 0, "points_lost": 0.0, "inaccuracies": 0, "mistakes": 0, "blunders": 0},
+            {"seat": 0, "accuracy": None, "decisions": 0, "points_lost": 0.0, "inaccuracies": 0, "mistakes": 0, "blunders": 0},
             {"seat": 1, "accuracy": 76.0, "decisions": 3, "points_lost": 17.5, "inaccuracies": 0, "mistakes": 1, "blunders": 1},
         ],
         "moves": [

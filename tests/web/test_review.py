@@ -261,6 +261,40 @@ def test_on_a_phone_a_tap_on_a_mark_shows_the_better_move(
     expect(tip).to_be_hidden()
 
 
+def test_a_match_without_a_decision_shows_no_accuracy(
+    new_context: Callable[..., BrowserContext], live_service: str, tmp_path: Path
+) -> None:
+    """Resigned at once: the review judged nothing, and the page says so instead of "100.0 % accuracy"."""
+    created = requests.post(
+        f"{live_service}/v1/games",
+        json={"opponent": {"type": "bot", "bot": "simple"}, "rules": SHORT, "seed": SEED, "name": "Ann"},
+        timeout=10,
+    )
+    created.raise_for_status()
+    game_id, token = created.json()["game_id"], created.json()["token"]
+    version = created.json()["view"]["version"]
+    resigned = requests.post(
+        f"{live_service}/v1/games/{game_id}/resign",
+        headers={"Authorization": f"Bearer {token}", "If-Match": f'"{version}"'},
+        timeout=10,
+    )
+    assert resigned.status_code == 200, resigned.text
+    deadline = time.monotonic() + 30  # the match's record reaches the archive a moment after its end
+    while requests.get(f"{live_service}/v1/games/{game_id}/export", timeout=10).status_code != 200:
+        assert time.monotonic() < deadline, "the resigned match never reached the archive"
+        time.sleep(0.1)
+    review = review_of(live_service, game_id)
+    assert [(s["decisions"], s["accuracy"]) for s in review["seats"]] == [(0, None), (0, None)]
+    page = new_context("laptop", viewport=LAPTOP).new_page()
+    page.goto(f"{play_url(live_service)}#/replay/{game_id}")
+    expect(page.locator("#review")).to_have_attribute("data-status", "done")
+    for seat in (0, 1):
+        figure = page.locator(f"#review-summary .review-seat[data-seat='{seat}'] [data-figure='accuracy']")
+        expect(figure).to_have_text("no decisions to judge")
+    expect(page.locator("#review-summary")).not_to_contain_text("100.0 %")
+    shots_at_two_sizes(page, tmp_path, "review-no-decisions")
+
+
 @pytest.mark.slow
 def test_while_pending_the_page_honours_retry_after_and_stops_asking_once_left(
     new_context: Callable[..., BrowserContext], live_service: str, match: dict[str, Any]

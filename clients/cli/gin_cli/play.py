@@ -461,16 +461,19 @@ class GameSession:
         )
         self._reply_moves = []
         seat = view.get("seat")
-        if seen_hand is None and len(history) > RECAP:
-            # Coming back to a game (resume): a short recap rather than the whole hand.
+        # The first look at a game (resume): a recap of the hand so far, the player's own moves too
+        # (typed in another session, they are news here); later only what the player did not type.
+        recap = seen_hand is None
+        if recap and len(history) > RECAP:
             self.screen.line(f"… {len(history) - RECAP} earlier moves in this hand")
             seen = len(history) - RECAP
         for item in history[seen:]:
-            if item.get("seat") != seat:
-                name = self.names[item.get("seat", 1 - int(seat or 0))]
-                self.screen.line(*describe_move(self.screen, item, name, view), ".")
-            elif item.get("type") == "draw" and item.get("source") == "stock" and item.get("card"):
-                self.screen.line("You drew ", self.screen.card(item["card"]), " from the stock.")
+            mine = item.get("seat") == seat
+            stock_draw = item.get("type") == "draw" and item.get("source") == "stock" and item.get("card")
+            if mine and not (recap or stock_draw):
+                continue  # the player's own move, just typed
+            name = self.names[item.get("seat", 1 - int(seat or 0))]
+            self.screen.line(*describe_move(self.screen, item, name, view), ".")
         self._seen = (hand_number, len(history))
 
     def hint(self) -> None:

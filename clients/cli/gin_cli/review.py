@@ -14,6 +14,9 @@ an inaccuracy, ``?`` a mistake, ``??`` a blunder.
 '?  mistake: better take 8H (6.3 points given up)'
 >>> text(judgement_parts(screen, {**move, "loss": 0.8, "verdict": None}, top="8H"))
 'good: within 0.8 points of the best (take 8H)'
+>>> knock, discard = {"type": "knock", "discard": "6H"}, {"type": "discard", "card": "6H"}
+>>> text(judgement_parts(screen, {**move, "played": knock, "best": discard}, top="8H"))
+"?  mistake: don't knock, better discard 6H (6.3 points given up)"
 """
 
 from __future__ import annotations
@@ -81,12 +84,27 @@ def verdict_parts(screen: Screen, move: Mapping[str, Any], top: str | None) -> l
     loss = float(move.get("loss") or 0.0)
     best = advice_parts(screen, move.get("best") or {}, top)
     if verdict in MARKS:
-        return [(verdict, MARK_STYLES[verdict]), ": better ", *best, f" ({loss:.1f} points given up)"]
+        better = ": don't knock, better " if knocked_against(move) else ": better "
+        return [(verdict, MARK_STYLES[verdict]), better, *best, f" ({loss:.1f} points given up)"]
     if move.get("best") == move.get("played"):
         return [("good: the best move", "green")]
     if round(loss, 1) == 0:
         return [("good", "green"), ": as good as the best (", *best, ")"]
     return [("good", "green"), f": within {loss:.1f} points of the best (", *best, ")"]
+
+
+def knocked_against(move: Mapping[str, Any]) -> bool:
+    """Whether the move played was a knock where the review's better move is not one."""
+    played, best = move.get("played") or {}, move.get("best") or {}
+    return played.get("type") == "knock" and played.get("discard") is not None and best.get("type") != "knock"
+
+
+def best_words(move: Mapping[str, Any]) -> str:
+    """The review's words on its better move (why: ``Don't knock: the undercut risk is …``), or ""."""
+    best = move.get("best")
+    return next(
+        (str(e.get("explanation") or "") for e in move.get("estimates") or [] if e.get("action") == best), ""
+    )
 
 
 def judgement_parts(screen: Screen, move: Mapping[str, Any], top: str | None) -> list[Part]:
@@ -167,6 +185,10 @@ class Judged:
         )  # fmt: skip
         for seat in seats:
             screen.line(seat_row(replay.names[int(seat.get("seat") or 0)], seat))
+        for seat in seats:
+            if not seat.get("decisions"):
+                name = replay.names[int(seat.get("seat") or 0)]
+                screen.line(f"  {name} made no decision to judge: no accuracy.")
         screen.line((legend(review.get("thresholds") or {}), "dim"))
         self.render_moves(every=every)
         screen.line(("gin replay GAME --review shows each verdict beside its move, at the table.", "dim"))
@@ -189,6 +211,8 @@ class Judged:
             where = f"Hand {self.record(move).get('number', move.get('hand'))} · move {self.key(move)[1]} · "
             screen.line("  ", mark_part(move, 3), " ", where, *self.played_parts(move))
             screen.line("        ", *verdict_parts(screen, move, self.top(move)))
+            if knocked_against(move) and best_words(move):
+                screen.para(best_words(move), first="        ", indent=8, style="dim")
 
 
 def seat_row(name: str, seat: Mapping[str, Any]) -> str:
@@ -197,10 +221,12 @@ def seat_row(name: str, seat: Mapping[str, Any]) -> str:
     >>> seat_row("Ann", {"accuracy": 89.9, "decisions": 7, "points_lost": 17.6, "inaccuracies": 3,
     ...                  "mistakes": 1, "blunders": 0})
     '  Ann                 89.9%         7            3        1        0      17.6'
+    >>> seat_row("Bob", {"accuracy": None, "decisions": 0, "points_lost": 0})
+    '  Bob                     —         0            0        0        0       0.0'
     """
     return SEATS_ROW.format(
         player=name[:16],
-        accuracy=f"{float(seat.get('accuracy') or 0):.1f}%",
+        accuracy="—" if seat.get("accuracy") is None else f"{float(seat['accuracy']):.1f}%",
         decisions=seat.get("decisions", 0),
         inaccuracies=seat.get("inaccuracies", 0),
         mistakes=seat.get("mistakes", 0),

@@ -476,47 +476,59 @@ def render_knock(screen: Screen, knock: dict[str, Any], names: list[str]) -> Non
     who = names[knock.get("knocker", 0)]
     kind = "big gin" if knock.get("big_gin") else "gin" if knock.get("gin") else "knocked"
     screen.line((f"{who} {kind}", "bold"), f" with deadwood {knock.get('deadwood', 0)}:")
-    for i, meld in enumerate(knock.get("melds") or []):
-        screen.line(f"  meld {i}: ", *screen.cards(meld))
+    for number, meld in enumerate(knock.get("melds") or [], start=1):
+        screen.line(f"  meld {number}: ", *screen.cards(meld))
     if knock.get("deadwood_cards"):
         screen.line("  deadwood: ", *screen.cards(knock["deadwood_cards"]))
 
 
 def moves_line(screen: Screen, view: dict[str, Any]) -> None:
     """The moves on offer, in the words the prompt accepts (from ``legal_actions`` only)."""
-    screen.line(*moves_parts(view))
+    screen.line(*moves_parts(screen, view))
 
 
-def moves_parts(view: dict[str, Any]) -> list[Part]:
+def moves_parts(screen: Screen, view: dict[str, Any]) -> list[Part]:
+    """The ``Moves:`` line: the words to type in cyan, the cards named (the pile's top, the discards a
+    knock or a gin may make) drawn as on the table (``10♠`` in colour, ``TS`` in plain text)."""
     legal = view.get("legal_actions") or []
     discards = {d.get("card"): d.get("deadwood") for d in (view.get("hand") or {}).get("discards") or []}
     pile = view.get("discard_pile") or []
-    offers: list[str] = []
+    offers: list[list[Part]] = []
+    kinds: set[str] = set()
     knock_cards: list[str] = []
     gin_cards: list[str] = []
+
+    def words(text: str) -> Part:
+        return (text, "cyan")
+
     for action in legal:
         kind = action.get("type")
         if kind == "draw" and action.get("source") == "stock":
-            offers.append("draw (d)")
+            offers.append([words("draw (d)")])
         elif kind == "draw":
-            offers.append(f"pile {pile[-1]} (p)" if pile else "pile (p)")
+            top: list[Part] = [words("pile "), screen.card(pile[-1]), words(" (p)")] if pile else []
+            offers.append(top or [words("pile (p)")])
         elif kind == "pass":
-            offers.append("pass")
-        elif kind == "discard" and "discard CARD" not in offers:
-            offers.append("discard CARD")
+            offers.append([words("pass")])
+        elif kind in ("discard", "layoff") and kind not in kinds:
+            kinds.add(kind)
+            offers.append([words("discard CARD" if kind == "discard" else "layoff")])
         elif kind == "knock" and action.get("discard") is None:
-            offers.append("big gin")
+            offers.append([words("big gin")])
         elif kind == "knock":
             (gin_cards if discards.get(action["discard"]) == 0 else knock_cards).append(action["discard"])
-        elif kind == "layoff" and "layoff" not in offers:
-            offers.append("layoff")
         elif kind == "deal":
-            offers.append("deal (Enter)")
+            offers.append([words("deal (Enter)")])
     if gin_cards:
-        offers.append("gin CARD: " + " ".join(gin_cards))
+        offers.append([words("gin CARD: "), *screen.cards(gin_cards)])
     if knock_cards:
-        offers.append("knock CARD: " + " ".join(knock_cards))
-    parts: list[Part] = ["Moves: ", (" · ".join(offers) if offers else "none (wait)", "cyan"), " · help"]
+        offers.append([words("knock CARD: "), *screen.cards(knock_cards)])
+    parts: list[Part] = ["Moves: "]
+    for i, offer in enumerate(offers):
+        parts += [words(" · ")] if i else []
+        parts += offer
+    parts += [] if offers else [words("none (wait)")]
+    parts.append(" · help")
     # Actions on the match (resign, abort) are on offer nearly always: named while the line keeps within 80
     # columns. Each listed action says its kind: gin keeps no list of its own.
     length = sum(len(p if isinstance(p, str) else p[0]) for p in parts)

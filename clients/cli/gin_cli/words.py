@@ -6,7 +6,8 @@ and phases become sentences; the codes themselves are shown only with ``--json``
 not among the view's ``legal_actions`` is not sent at all: :func:`not_on_offer` says why from the view
 (what is offered comes from ``legal_actions`` alone). A move that is on offer with another card (a card
 not held, the card just taken, a knock over the limit) is sent, and the service's reason — in the game's
-words already — is shown.
+words already — is shown. So is a knock when none is on offer to a player who is to discard, unless the
+view's figures (the deadwood each discard leaves, the knock limit) already say why.
 
 >>> view = {"phase": "upcard_dealer", "legal_actions": [{"type": "draw", "source": "discard"},
 ...         {"type": "pass"}, {"type": "resign"}]}
@@ -98,7 +99,45 @@ def not_on_offer(action: Mapping[str, Any], view: Mapping[str, Any]) -> str | No
         return None
     if kind[0] == "abort" and legal:
         return "The match can no longer be aborted: a card of its first hand has been drawn."
+    if kind[0] == "knock" and any(offered.get("type") == "discard" for offered in legal):
+        return knock_refused(action, view)
     return f"You cannot {MOVES.get(kind, str(kind[0]))} now" + _because(view) + "."
+
+
+def knock_refused(action: Mapping[str, Any], view: Mapping[str, Any]) -> str | None:
+    """Why no knock is on offer to a player who is to discard: the deadwood the view says a discard
+    leaves, against the view's knock limit. Without those figures (a game between people has none) a
+    knock naming a card gets None: it is sent, and the service's answer names the limit.
+
+    >>> view = {"knock_limit": 10, "hand": {"discards": [{"card": "QS", "deadwood": 26},
+    ...         {"card": "9C", "deadwood": 27}]}, "legal_actions": [{"type": "discard", "card": "QS"}]}
+    >>> knock_refused({"type": "knock", "discard": "QS"}, view)
+    'You cannot knock: 26 deadwood after discarding QS, the knock limit is 10.'
+    >>> knock_refused({"type": "knock"}, view)
+    'You cannot knock: 26 deadwood after the best discard, the knock limit is 10.'
+    >>> knock_refused({"type": "knock", "discard": "QS"}, {**view, "hand": {}}) is None
+    True
+    """
+    after = {
+        option.get("card"): option.get("deadwood")
+        for option in (view.get("hand") or {}).get("discards") or []
+        if isinstance(option, Mapping)
+    }
+    card = action.get("discard")
+    limit = view.get("knock_limit")
+    if not isinstance(limit, int):
+        return None if card else f"You cannot knock now{_because(view)}."
+    rule = "only gin ends this hand" if limit == 0 else f"the knock limit is {limit}"
+    if card and isinstance(after.get(card), int):
+        return f"You cannot knock: {after[card]} deadwood after discarding {card}, {rule}."
+    if card:
+        return None  # the service knows what that discard leaves, and says so
+    figures = [d for d in after.values() if isinstance(d, int)]
+    if figures:
+        return f"You cannot knock: {min(figures)} deadwood after the best discard, {rule}."
+    if limit == 0:
+        return "You cannot knock: only gin ends this hand, and every discard leaves deadwood."
+    return f"You cannot knock: every discard leaves more deadwood than the knock limit, {limit}."
 
 
 def _because(view: Mapping[str, Any]) -> str:
@@ -124,6 +163,8 @@ def refusal(
         return "It is not your move."
     if code in SENTENCES:
         return SENTENCES[code]
+    if code == "deadwood_too_high":  # the service names the deadwood left and the limit
+        return sentence("You cannot knock: " + lower_first(detail))
     if code == "illegal_action" and action is not None and _internal(detail):
         return (
             f"You cannot {MOVES.get(move_kind(action), str(action.get('type')))} now"

@@ -650,12 +650,12 @@ class ReviewMove(TypedDict):
 
 
 class ReviewSeat(TypedDict):
-    """A seat's figures: ``accuracy`` (0–100: the mean over its decisions of ``1 - loss/25``), how many
-    ``decisions`` were judged, the ``points_lost`` in all, and how many were ``inaccuracies``,
-    ``mistakes`` and ``blunders``."""
+    """A seat's figures: ``accuracy`` (0–100: the mean over its decisions of ``1 - loss/25``; None when
+    the seat made no decision to judge), how many ``decisions`` were judged, the ``points_lost`` in all,
+    and how many were ``inaccuracies``, ``mistakes`` and ``blunders``."""
 
     seat: int
-    accuracy: float
+    accuracy: float | None
     decisions: int
     points_lost: float
     inaccuracies: int

@@ -141,7 +141,8 @@ export function summaryBlocks(review, names) {
     const figure = (name, value, ...words) => h("li", { "data-figure": name }, ...words.slice(0, -1), h("b", { class: "value" }, value), words.at(-1));
     return h("section", { class: "review-seat", "data-seat": seat, "aria-label": `${names[seat]}: the master's figures` },
       h("p", { class: "seat-head" }, h("span", { class: "who" }, names[seat]),
-        h("span", { "data-figure": "accuracy" }, h("b", { class: "value" }, `${Number(figures.accuracy ?? 100).toFixed(1)} %`), " accuracy")),
+        // No decision judged: nothing to score (the review's accuracy is null), not a perfect 100 %.
+        h("span", { "data-figure": "accuracy" }, figures.accuracy == null ? "no decisions to judge" : [h("b", { class: "value" }, `${Number(figures.accuracy).toFixed(1)} %`), " accuracy"])),
       h("ul", { class: "seat-figures" },
         figure("decisions", figures.decisions ?? 0, " decisions"),
         Object.entries(VERDICTS).map(([verdict, v]) => figure(verdict, figures[v.plural.toLowerCase()] ?? 0, verdictSign(verdict), " ", h("span", { class: "visually-hidden" }, ` ${v.plural.toLowerCase()}`))),

@@ -27,11 +27,13 @@ from .evaluate import KnockEstimate, danger, draw_score, estimate_knock, expecte
 
 @dataclass
 class Scored:
-    """A legal action with its value (higher is better) and a short explanation."""
+    """A legal action with its value (higher is better) and a short explanation; a knock's also with its
+    sampled ``undercut`` risk (0–1)."""
 
     action: Action
     value: float
     explanation: str
+    undercut: float | None = None
 
 
 class ExpertBot(Bot):
@@ -144,6 +146,7 @@ class ExpertBot(Bot):
                 estimate.expected_points,
                 f"Knock with {dw} deadwood discarding {card_text(knock_card)}: about "
                 f"{estimate.expected_points:+.0f} points, undercut risk {estimate.undercut_probability:.0%}.",
+                estimate.undercut_probability,
             )
         best_dw = options[0][1] if options else 0
         candidates = [c for c, d in options if c in discards][: self.discard_candidates]

@@ -225,12 +225,14 @@ class Candidate:
 @dataclass(frozen=True)
 class Estimate:
     """A move judged by play-outs: its mean hand points for the seat (negative: the opponent's) over
-    ``deals`` sampled deals (0: a move with nothing to weigh it against), and the expert's words on it."""
+    ``deals`` sampled deals (0: a move with nothing to weigh it against), and the expert's words on it
+    (a knock: with the expert's sampled ``undercut`` risk, 0–1)."""
 
     action: Action
     points: float
     deals: int
     explanation: str
+    undercut: float | None = None
 
 
 EAGER_PRIOR = 0.5
@@ -342,7 +344,10 @@ class MasterBot(ExpertBot):
         candidates = [Candidate(s, []) for s in ranked]
         self.play(view, know, candidates, samples or self.analysis_samples, Scoring.of(view, know))
         candidates.sort(key=lambda c: -c.mean)
-        return [Estimate(c.scored.action, c.mean, len(c.points), c.scored.explanation) for c in candidates]
+        return [
+            Estimate(c.scored.action, c.mean, len(c.points), c.scored.explanation, c.scored.undercut)
+            for c in candidates
+        ]
 
     def choose_draw(self, view: View, know: Knowledge, turn: Turn) -> Action:
         ranked = self.rank_draw(view, know, turn)

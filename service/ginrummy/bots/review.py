@@ -4,18 +4,19 @@ computer analysis, in Gin Rummy's currency (hand points).
 
 >>> verdict(1.5), verdict(2.0), verdict(6.0), verdict(12.0)
 (None, 'inaccuracy', 'mistake', 'blunder')
->>> accuracy([0.0, 0.0]), accuracy([25.0]), accuracy([5.0, 0.0])
-(100.0, 0.0, 90.0)
+>>> accuracy([0.0, 0.0]), accuracy([25.0]), accuracy([5.0, 0.0]), accuracy([])
+(100.0, 0.0, 90.0, None)
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .analysis import Action, View
 from .base import read_turn
+from .hints import dont_knock, is_knock
 from .master import SEARCHED, Estimate, MasterBot
 
 REVIEW_SEED = 2021
@@ -57,7 +58,12 @@ class Judgement:
             "loss": round(self.loss, 2),
             "verdict": self.verdict,
             "estimates": [
-                {"action": e.action, "points": round(e.points, 2), "explanation": e.explanation}
+                {
+                    "action": e.action,
+                    "points": round(e.points, 2),
+                    "explanation": e.explanation,
+                    **({} if e.undercut is None else {"undercut": round(e.undercut, 2)}),
+                }
                 for e in self.estimates
             ],
         }
@@ -68,10 +74,11 @@ def verdict(loss: float) -> str | None:
     return next((name for name, points in THRESHOLDS if loss >= points), None)
 
 
-def accuracy(losses: Sequence[float]) -> float:
-    """A seat's accuracy over its judged decisions, 0–100: the mean of ``1 - loss / 25`` (at least 0)."""
+def accuracy(losses: Sequence[float]) -> float | None:
+    """A seat's accuracy over its judged decisions, 0–100: the mean of ``1 - loss / 25`` (at least 0);
+    None when it made none (nothing to judge: not a perfect score)."""
     if not losses:
-        return 100.0
+        return None
     scores = [max(0.0, 1.0 - loss / ACCURACY_SCALE) for loss in losses]
     return round(100.0 * sum(scores) / len(scores), 1)
 
@@ -92,6 +99,7 @@ def judge(view: View, played: Action, samples: int = REVIEW_SAMPLES) -> Judgemen
         return estimates, estimates[0], next(e for e in estimates if e.action == played)
 
     estimates, best, mine = weigh(samples)
+    first = estimates
     if verdict(best.points - mine.points) is not None:
         # A mark to give: the best moves, the master's own choice and the move played again over more
         # deals; the verdict from those.
@@ -101,4 +109,13 @@ def judge(view: View, played: Action, samples: int = REVIEW_SAMPLES) -> Judgemen
         estimates, best, mine = weigh(CONFIRM_SAMPLES, [*again, played])
     loss = round(max(0.0, best.points - mine.points), 2)  # as shown: the verdict agrees with the figure
     shown = estimates[:3] if mine in estimates[:3] else [*estimates[:2], mine]
+    # A knock on offer and the best move another: its words say so first ("Don't knock: …", and why).
+    # The knock weighed: the one played, else the master's (its figures over the last deals if it has any).
+    knocks = [e for e in [mine, *estimates, *first] if is_knock(e.action)]
+    undercut = next(
+        (e.undercut for e in knocks if e.action == knocks[0].action and e.undercut is not None), None
+    )
+    advice = dont_knock(view, best.action, undercut, knocks[0] if knocks else None)
+    if advice:
+        shown = [replace(e, explanation=advice + e.explanation) if e is best else e for e in shown]
     return Judgement(played, best.action, loss, verdict(loss), shown)

@@ -706,7 +706,8 @@ class ReviewOut(Out):
     review = fields.Dict(
         allow_none=True,
         metadata={
-            "description": "Once done: `seats` (by seat: accuracy 0-100, decisions, points_lost, "
+            "description": "Once done: `seats` (by seat: accuracy 0-100 or null with no decision, decisions, "
+            "points_lost, "
             "inaccuracies, mistakes, blunders), `moves` (each judged decision: hand, index in the hand's "
             "actions, seat, played, best, loss in points, verdict, estimates: the best moves' mean points "
             "over the sampled deals), `thresholds` (points given up for each verdict), `samples`"
