@@ -23,7 +23,7 @@ from typing import Any
 
 from ginrummy.bots import make_bot
 from ginrummy.engine import Game, Rules, hand_record, seat_view
-from ginrummy.store.embedded import free_port
+from ginrummy.store.embedded import die_with_parent, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"
@@ -41,7 +41,10 @@ def start_gunicorn(
     """Start gunicorn with deploy/gunicorn.conf.py, serving ``app`` on a free loopback port with the
     environment ``env`` (complete: nothing is added but ``GIN_BIND``), and wait until ``/readyz`` answers
     200. Returns the process and its port; its output goes to ``log_dir/<name>.log`` (default name:
-    ``gunicorn-<port>``). RuntimeError, naming the log, when it exits or is not ready within 60 s."""
+    ``gunicorn-<port>``). RuntimeError, naming the log, when it exits or is not ready within 60 s.
+    gunicorn gets SIGTERM when the thread that started it ends (``die_with_parent``: a test run killed,
+    even by SIGKILL, leaves no gunicorn behind; its workers follow their master): start it from the
+    thread that lives as long as it should (a fixture's, the main thread)."""
     port = free_port()
     log_path = log_dir / f"{name or f'gunicorn-{port}'}.log"
     command = [
@@ -59,6 +62,7 @@ def start_gunicorn(
             stdout=log,
             stderr=subprocess.STDOUT,
             cwd=cwd,
+            preexec_fn=die_with_parent(),
         )
     deadline = time.monotonic() + 60
     while True:

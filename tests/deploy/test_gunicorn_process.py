@@ -25,7 +25,7 @@ from pathlib import Path
 import psycopg
 import pytest
 import requests
-from ginrummy.store.embedded import free_port
+from ginrummy.store.embedded import die_with_parent, free_port
 from ginrummy.store.schema import migrations
 
 from tests.deploy.play import create_game, reload, step
@@ -83,7 +83,14 @@ def container_command(
         GIN_STREAM_MAX="3",
     )
     with log.open("wb") as out:
-        process = subprocess.Popen(dockerfile_cmd(), cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(  # (ends with the run, should the run be killed)
+            dockerfile_cmd(),
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            preexec_fn=die_with_parent(),
+        )
     try:
         _wait_until("the HEALTHCHECK to pass", lambda: _healthy(port), process, log)
         yield process, f"http://127.0.0.1:{port}", log
@@ -163,6 +170,7 @@ def _serve(tmp_path: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
+            preexec_fn=die_with_parent(),  # (ends with the run, should the run be killed)
         )
 
 

@@ -478,9 +478,10 @@ class PreconditionRequired(ApiError):
 
 
 class RateLimited(ApiError):
-    """429: over a rate limit; ``retry_after`` says when to come back."""
+    """429: over a rate limit, or the service overloaded for a moment (``overloaded``: more requests need
+    PostgreSQL than it has connections); ``retry_after`` says when to come back."""
 
-    codes: ClassVar[tuple[str, ...]] = ("rate_limited", "too_many_requests")
+    codes: ClassVar[tuple[str, ...]] = ("rate_limited", "too_many_requests", "overloaded")
 
 
 class TooManyGames(RateLimited):

@@ -39,7 +39,7 @@ import orjson
 
 from ginrummy.engine import PRESETS, MatchEnd, Rules
 from ginrummy.engine.export import match_document
-from ginrummy.store import DatabaseUnavailable, DatabaseUnreachable, GameStore, Stored
+from ginrummy.store import DatabaseBusy, DatabaseUnavailable, DatabaseUnreachable, GameStore, Stored
 from ginrummy.store.archive import (
     NO_STATE,
     Archive,
@@ -245,9 +245,12 @@ class Archiving:
         return Stored(found.version, found.state, archived=True)
 
     def read(self, what: Callable[..., T], *args: Any) -> T:
-        """``what(*args)``, a read of the archive, with PostgreSQL's failures as ``archive_unavailable``."""
+        """``what(*args)``, a read of the archive, with PostgreSQL's failures as ``archive_unavailable``
+        (but a pool busy with other requests: ``DatabaseBusy``, 429 ``overloaded``)."""
         try:
             return what(*args)
+        except DatabaseBusy:
+            raise
         except DatabaseUnavailable as error:
             raise unavailable(error) from None
 

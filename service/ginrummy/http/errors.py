@@ -22,7 +22,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from ginrummy.app.errors import ServiceError
 from ginrummy.engine.errors import GinRummyError
-from ginrummy.store import DatabaseRefusedValue, DatabaseUnavailable, StoreUnavailable
+from ginrummy.store import DatabaseBusy, DatabaseRefusedValue, DatabaseUnavailable, StoreUnavailable
 
 from . import observability
 
@@ -55,6 +55,7 @@ STATUS: dict[str, int] = {
     "idempotency_key_reused": 422,
     "rate_limited": 429,
     "too_many_games": 429,
+    "overloaded": 429,
     "service_full": 503,
     "store_unavailable": 503,
     "archive_unavailable": 503,
@@ -243,6 +244,19 @@ def handle_database_refused_value(error: Exception) -> Response:
     return problem(400, "bad_request", "this request holds a value that cannot be kept (a NUL character?)")
 
 
+OVERLOADED = (
+    "the service has more requests needing PostgreSQL than connections to it at the moment: try again in "
+    "a moment (a change is applied whole or not at all: resend it with the same Idempotency-Key)"
+)
+
+
+def handle_database_busy(error: Exception) -> Response:
+    """Every pooled connection to PostgreSQL stayed in use by other requests for the whole wait (a burst
+    on a slow moment): 429 ``overloaded`` with Retry-After — PostgreSQL answers, this is no outage."""
+    log.warning("PostgreSQL's pool was busy for a request: %s", error)
+    return problem(429, "overloaded", OVERLOADED, headers={"Retry-After": str(RETRY_AFTER)})
+
+
 class ProblemSchema(ma.Schema):
     """The body of every error response (RFC 9457 problem details plus a stable ``code``)."""
 
@@ -331,4 +345,5 @@ def register(app: Flask) -> None:
     app.register_error_handler(GinRummyError, handle_engine_error)
     app.register_error_handler(StoreUnavailable, handle_store_unavailable)
     app.register_error_handler(DatabaseUnavailable, handle_database_unavailable)
+    app.register_error_handler(DatabaseBusy, handle_database_busy)  # (Flask takes the most specific class)
     app.register_error_handler(DatabaseRefusedValue, handle_database_refused_value)

@@ -10,6 +10,7 @@ methods and never see a key or a query.
 from .connection import make_client, rate_limit_storage
 from .database import (
     Database,
+    DatabaseBusy,
     DatabaseRefusedValue,
     DatabaseUnavailable,
     DatabaseUnreachable,
@@ -35,6 +36,7 @@ from .players import NameTaken, PlayerStore
 
 __all__ = [
     "Database",
+    "DatabaseBusy",
     "DatabaseRefusedValue",
     "DatabaseUnavailable",
     "DatabaseUnreachable",

@@ -6,9 +6,12 @@ Keys (one hash slot, ``{bots}``, so that a Redis Cluster keeps them together):
 
 ``gin:{bots}:jobs``       a stream of jobs, ``game`` and ``version`` (the game's version when the bot came
                           to act), read by the consumer group ``workers``: each job goes to one worker;
-                          a worker acknowledges it when done (and the entry is deleted). A job read and
-                          not acknowledged within :data:`RECLAIM_MS` (its worker died) goes to another
-                          worker.
+                          a worker acknowledges it when done (and the entry is deleted). A job a worker
+                          took and whose worker's lease ended (it died) goes to another worker: see
+                          *Leases* below.
+``gin:{bots}:lease:<w>``  worker ``<w>``'s lease (its consumer name, ``host:pid``): renewed every
+                          :data:`BEAT_EVERY` seconds by a thread of the worker, also while it plays a
+                          job; it lasts :data:`LEASE_MS`
 ``gin:{bots}:alive``      set (with a short expiry) by every running worker: whether a bot that needs a
                           worker may be offered
 ``gin:{<G>}:bq``          set for :data:`NUDGE_EVERY` seconds when game ``<G>``'s stalled turn is queued
@@ -24,6 +27,14 @@ A job is a hint: the worker loads the game, and plays only if the game is still 
 the bot to act. A job lost or repeated costs nothing but a look at the game; a move is committed only
 at the version it was chosen from (the store's compare-and-set), so two workers with the same job
 commit one move.
+
+Leases. Every worker, when it starts and then every :data:`RESCUE_EVERY` seconds while it waits for
+jobs, looks at the group's consumers (``XINFO CONSUMERS``): the jobs in hand of a consumer whose lease
+is gone (killed, its host lost) are claimed by this worker (:data:`RESCUE_LUA`: the lease is checked and
+the jobs claimed in one script, so two workers never both take them), and so are its own jobs of a
+previous life (a worker restarted with the same pid, a container's). A dead worker's job is thus taken
+over within :data:`LEASE_MS` + :data:`RESCUE_EVERY` seconds by a running worker, at once by one that
+starts after its lease ended.
 """
 
 from __future__ import annotations
@@ -42,12 +53,30 @@ JOBS = "gin:{bots}:jobs"
 ALIVE = "gin:{bots}:alive"
 GROUP = "workers"
 MAXLEN = 100_000  # the stream is a queue: acknowledged jobs are deleted; this bounds a backlog of dead ones
-RECLAIM_MS = 30_000  # a job unacknowledged this long goes to another worker
+LEASE = "gin:{bots}:lease:"  # + a worker's consumer name
+LEASE_MS = 3_000  # a worker's lease lasts this long; its jobs in hand go to another worker once it ended
+BEAT_EVERY = 1.0  # seconds between two renewals of a worker's lease (a third of it: two may be missed)
+RESCUE_EVERY = 1.0  # seconds between two looks of a waiting worker for a dead worker's jobs
+RESCUE_COUNT = 100  # jobs claimed from one dead worker at a time (a worker holds one)
+FORGET_MS = 600_000  # a consumer idle this long, with no job in hand nor lease, is removed from the group
 ALIVE_TTL = 15  # seconds a worker's sign of life lasts (it renews it every few seconds)
 NUDGE_EVERY = 30  # seconds between two re-queuings of one game's stalled turn (see nudge)
 HINT_TTL = 600  # seconds a game's hints are kept (a version's hint is asked for once or twice)
 
 LEAVE_LUA = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
+# KEYS: the stream, the holder's lease; ARGV: the group, the holder, the taker, how many. The holder's jobs
+# in hand, claimed by the taker (their ids) — none while the holder's lease lasts. One script: two workers
+# that both saw the lease gone cannot both claim the jobs (the second finds them the first's).
+RESCUE_LUA = """
+if redis.call('EXISTS', KEYS[2]) == 1 then return {} end
+local ids = {}
+for _, entry in ipairs(redis.call('XPENDING', KEYS[1], ARGV[1], '-', '+', tonumber(ARGV[4]), ARGV[2])) do
+    ids[#ids + 1] = entry[1]
+end
+if #ids == 0 then return {} end
+ids[#ids + 1] = 'JUSTID'
+return redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[3], 0, unpack(ids))
+"""
 
 
 @dataclass(frozen=True)
@@ -59,6 +88,7 @@ class BotJob:
     version: int
     kind: str = "move"
     seat: int | None = None
+    taken_over: str | None = None  # the worker whose job it was, when it was taken over from a dead one
 
 
 def consumer_name() -> str:
@@ -69,11 +99,11 @@ def consumer_name() -> str:
 class BotQueue:
     """Jobs for the bot workers, and whether any worker is running."""
 
-    def __init__(self, client: Any, notifier: Notifier, reclaim_ms: int = RECLAIM_MS) -> None:
+    def __init__(self, client: Any, notifier: Notifier, rescue_every: float = RESCUE_EVERY) -> None:
         self.client = client
         self.notifier = notifier
-        self.reclaim_ms = reclaim_ms
-        self._reclaim_at = 0.0  # (monotonic) when this process looks for abandoned jobs next
+        self.rescue_every = rescue_every
+        self._rescue_at = 0.0  # (monotonic) when this process looks for a dead worker's jobs next
 
     def push(self, game_id: str, version: int) -> None:
         """Queue the bot's turn in ``game_id`` at ``version``."""
@@ -131,20 +161,51 @@ class BotQueue:
                 raise
 
     def take(self, consumer: str, block_ms: int) -> list[BotJob]:
-        """The next jobs for ``consumer``: first any job another worker took and never acknowledged
-        (for :data:`RECLAIM_MS`), else new ones, waiting up to ``block_ms`` (0: not at all). It looks for
-        abandoned jobs a sixth of the reclaim time apart, not at every take (an idle worker takes twice a
+        """The next jobs for ``consumer``: first any job of a dead worker (or of this name's previous life,
+        see :meth:`rescue`), else new ones, waiting up to ``block_ms`` (0: not at all). It looks for a dead
+        worker's jobs :data:`RESCUE_EVERY` seconds apart, not at every take (an idle worker takes twice a
         second)."""
-        entries: list[Any] = []
         now = time.monotonic()
-        if now >= self._reclaim_at:
-            self._reclaim_at = now + self.reclaim_ms / 6000
-            claimed = self.client.xautoclaim(JOBS, GROUP, consumer, self.reclaim_ms, "0-0", count=1)
-            entries = claimed[1] if claimed else []
-        if not entries:
-            answer = self.client.xreadgroup(GROUP, consumer, {JOBS: ">"}, count=1, block=block_ms or None)
-            entries = answer[0][1] if answer else []
-        return [job for job in map(_job, entries) if job is not None]
+        if now >= self._rescue_at:
+            self._rescue_at = now + self.rescue_every
+            rescued = self.rescue(consumer)
+            if rescued:
+                return rescued
+        answer = self.client.xreadgroup(GROUP, consumer, {JOBS: ">"}, count=1, block=block_ms or None)
+        return self._jobs(answer[0][1] if answer else [], {})
+
+    def rescue(self, consumer: str) -> list[BotJob]:
+        """The jobs in hand of every consumer of the group whose lease has ended, now ``consumer``'s, and
+        ``consumer``'s own jobs in hand (of a previous process of that name: ``consumer`` holds none when
+        it asks for more). A consumer idle for :data:`FORGET_MS` with nothing in hand is removed."""
+        from_whom: dict[str, str] = {}
+        own = False
+        for info in self.client.xinfo_consumers(JOBS, GROUP):
+            holder, pending, idle = _text(info["name"]), int(info["pending"]), int(info["idle"])
+            if holder == consumer:
+                own = pending > 0
+            elif pending:
+                keys_args = (JOBS, self.lease_key(holder), GROUP, holder, consumer, RESCUE_COUNT)
+                for entry_id in self.client.eval(RESCUE_LUA, 2, *keys_args):
+                    from_whom[_text(entry_id)] = holder
+            elif idle > FORGET_MS and not self.client.exists(self.lease_key(holder)):
+                self.client.xgroup_delconsumer(JOBS, GROUP, holder)
+        if not from_whom and not own:
+            return []
+        answer = self.client.xreadgroup(GROUP, consumer, {JOBS: "0"}, count=RESCUE_COUNT)
+        return self._jobs(answer[0][1] if answer else [], from_whom, consumer)
+
+    def _jobs(self, entries: list[Any], from_whom: dict[str, str], own: str | None = None) -> list[BotJob]:
+        """Stream entries as jobs; an entry deleted meanwhile (the stream trimmed: no fields) is
+        acknowledged and left out."""
+        jobs: list[BotJob] = []
+        for entry_id, fields in entries:
+            entry = _text(entry_id)
+            if not fields:
+                self.client.xack(JOBS, GROUP, entry)
+                continue
+            jobs.append(_job(entry, fields, from_whom.get(entry, own)))
+        return jobs
 
     def done(self, job: BotJob) -> None:
         """Acknowledge and delete a job."""
@@ -157,12 +218,21 @@ class BotQueue:
         """Whether some worker said it is running in the last :data:`ALIVE_TTL` seconds."""
         return bool(self.client.exists(ALIVE))
 
+    @staticmethod
+    def lease_key(consumer: str) -> str:
+        return LEASE + consumer
+
     def beat(self, consumer: str) -> None:
-        """A worker's sign of life."""
-        self.client.set(ALIVE, consumer, ex=ALIVE_TTL)
+        """A worker's sign of life: its lease renewed, and the service told a worker runs."""
+        pipe = self.client.pipeline(transaction=True)
+        pipe.set(self.lease_key(consumer), 1, px=LEASE_MS)
+        pipe.set(ALIVE, consumer, ex=ALIVE_TTL)
+        pipe.execute()
 
     def leave(self, consumer: str) -> None:
-        """A worker stopping: its sign of life goes at once (another running worker renews it)."""
+        """A worker stopping: its lease ends, and its sign of life goes at once (another running worker
+        renews it)."""
+        self.client.delete(self.lease_key(consumer))
         self.client.eval(LEAVE_LUA, 1, ALIVE, consumer)
 
     def backlog(self) -> int:
@@ -174,11 +244,7 @@ def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
-def _job(entry: Any) -> BotJob | None:
-    """A stream entry as a job; None for an entry deleted meanwhile (XAUTOCLAIM returns it empty)."""
-    entry_id, fields = entry
-    if not fields:
-        return None
+def _job(entry: str, fields: dict[Any, Any], taken_over: str | None) -> BotJob:
     data = {_text(k): _text(v) for k, v in fields.items()}
     seat = int(data["seat"]) if "seat" in data else None
-    return BotJob(_text(entry_id), data["game"], int(data["version"]), data.get("kind", "move"), seat)
+    return BotJob(entry, data["game"], int(data["version"]), data.get("kind", "move"), seat, taken_over)

@@ -14,14 +14,15 @@ The URL's own parameters (``?connect_timeout=5``, ``sslmode=require``, …) win 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import psycopg
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from .connection import redact_url
 
@@ -32,7 +33,11 @@ SCHEMES = ("postgresql", "postgres")
 # (session mode) in between.
 MIN_SIZE = 1
 MAX_SIZE = 10
-POOL_TIMEOUT = 2.0  # seconds a request waits for a pooled connection before it fails (503)
+POOL_TIMEOUT = 2.0  # seconds a request waits for a pooled connection before it fails (503: see BUSY_WAIT)
+# …unless the pool's connections are all in use by this process's other requests (PostgreSQL answers, the
+# process has more requests for it than connections: a burst, a slow moment): then it waits this many
+# seconds more, and past them it is refused as DatabaseBusy (429 overloaded, Retry-After), never as an outage.
+BUSY_WAIT = 4.0
 PING_TIMEOUT = 1.0  # /readyz waits no longer than this for PostgreSQL
 CONNECT_TIMEOUT = 2  # seconds to open a connection (libpq's connect_timeout: whole seconds, 2 at least)
 STATEMENT_TIMEOUT_MS = 10_000  # a statement running longer is cancelled by the server
@@ -59,6 +64,13 @@ DatabaseUnreachable = psycopg.OperationalError
 # …and the one that is about what was sent, not about PostgreSQL: a value it cannot store (a NUL character
 # in a text, a number out of range). The request is at fault (a 4xx), not the database (never a 503).
 DatabaseRefusedValue = psycopg.DataError
+
+
+class DatabaseBusy(PoolTimeout):
+    """No pooled connection came free within :data:`POOL_TIMEOUT` + :data:`BUSY_WAIT` while other requests
+    of this process held them: PostgreSQL answers, this process has more work for it than connections.
+    Not an outage (the HTTP layer answers 429 ``overloaded`` with ``Retry-After``, not 503); still a
+    ``PoolTimeout`` — a ``psycopg.OperationalError`` —, so what retries an unreachable database retries it."""
 
 
 class DatabaseUrlError(ValueError):
@@ -144,20 +156,51 @@ class Database:
             num_workers=2,
             open=False,
         )
+        self.timeout = timeout
+        self.in_use = 0  # connections handed out to this process's requests (and threads) now
+        self._counting = threading.Lock()
         self.pool.open(wait=False)
 
     @contextmanager
-    def connection(self, timeout: float | None = None) -> Iterator[psycopg.Connection[Any]]:
+    def connection(
+        self, timeout: float | None = None, busy_wait: float = BUSY_WAIT
+    ) -> Iterator[psycopg.Connection[Any]]:
         """A pooled connection, in a transaction committed at the end of the block (rolled back on an
-        error). Raises ``psycopg_pool.PoolTimeout`` (a ``psycopg.OperationalError``) after ``timeout``."""
-        with self.pool.connection(timeout=timeout) as conn:
-            yield conn
+        error). After ``timeout`` (default :data:`POOL_TIMEOUT`) without one: ``psycopg_pool.PoolTimeout``
+        (a ``psycopg.OperationalError``) when no connection of the pool is in use — PostgreSQL does not
+        answer —, else it waits ``busy_wait`` seconds more and raises :class:`DatabaseBusy`."""
+        with ExitStack() as stack:
+            try:
+                conn = stack.enter_context(self.pool.connection(timeout=timeout))
+            except PoolTimeout:
+                if not self.in_use or busy_wait <= 0:
+                    raise
+                try:  # the others' connections come back as their requests end
+                    conn = stack.enter_context(self.pool.connection(timeout=busy_wait))
+                except PoolTimeout as error:
+                    if not self.in_use:
+                        raise
+                    waited = (self.timeout if timeout is None else timeout) + busy_wait
+                    raise DatabaseBusy(
+                        f"all {self.pool.max_size} connections to PostgreSQL of this process were in use "
+                        f"for {waited:.0f} s"
+                    ) from error
+            with self._counting:
+                self.in_use += 1
+            try:
+                yield conn
+            finally:
+                with self._counting:
+                    self.in_use -= 1
 
     def ping(self) -> bool:
-        """Whether PostgreSQL answers, within :data:`PING_TIMEOUT`."""
+        """Whether PostgreSQL answers, within :data:`PING_TIMEOUT` (a pool whose connections are all in
+        use by requests answers: True)."""
         try:
-            with self.pool.connection(timeout=PING_TIMEOUT) as conn:
+            with self.connection(timeout=PING_TIMEOUT, busy_wait=0) as conn:
                 conn.execute("SELECT 1")
+        except PoolTimeout:
+            return bool(self.in_use)
         except psycopg.Error:
             return False
         return True
