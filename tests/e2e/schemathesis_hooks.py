@@ -84,6 +84,7 @@ GAME_REASONS = {
     # 429: the budgets (the suite's service has rate limits off; kept for other runs)
     "rate_limited",
     "too_many_games",
+    "overloaded",  # every pooled PostgreSQL connection busy for a moment (a loaded machine): come back
 }
 
 

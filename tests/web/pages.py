@@ -486,3 +486,11 @@ def visible_cards(view: dict[str, Any]) -> set[str]:
             if isinstance(entry.get(key), str):
                 cards.add(entry[key])
     return cards
+
+
+def resign(page: Page) -> None:
+    """Resign the game at the table, as a person does (the button, then the confirmation)."""
+    table = Table(page)
+    page.click("[data-action=resign]")
+    table.after_change(lambda: page.click("[data-action=confirm-resign]"))
+    expect(page.locator("#match-end")).to_contain_text("You resigned")

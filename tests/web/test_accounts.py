@@ -15,13 +15,14 @@ from pathlib import Path
 
 import pytest
 import requests
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, expect
 
 from .pages import (
     PASSWORD,
     Table,
     game_address,
     play_url,
+    resign,
     shots_at_two_sizes,
     sign_in_form,
     start_game,
@@ -30,13 +31,6 @@ from .pages import (
     unique,
     wait_for_game,
 )
-
-
-def resign(page: Page) -> None:
-    table = Table(page)
-    page.click("[data-action=resign]")
-    table.after_change(lambda: page.click("[data-action=confirm-resign]"))
-    expect(page.locator("#match-end")).to_contain_text("You resigned")
 
 
 @pytest.mark.slow

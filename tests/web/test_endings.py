@@ -12,25 +12,18 @@ from pathlib import Path
 from typing import Any
 
 import requests
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, expect
 
 from .pages import (
-    Table,
     game_address,
     play_url,
+    resign,
     shots_at_two_sizes,
     signed_up,
     start_game,
     unique,
     wait_for_game,
 )
-
-
-def resign(page: Page) -> None:
-    table = Table(page)
-    page.click("[data-action=resign]")
-    table.after_change(lambda: page.click("[data-action=confirm-resign]"))
-    expect(page.locator("#match-end")).to_contain_text("You resigned")
 
 
 def archived_rating(base: str, name: str, game_id: str) -> dict[str, Any]:

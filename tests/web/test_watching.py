@@ -72,3 +72,13 @@ def test_a_spectator_watches_two_other_clients_play_and_sees_each_move_arrive(
     assert shown <= spectator_cards(spectator_view), sorted(shown - spectator_cards(spectator_view))
 
     shots_at_two_sizes(page, tmp_path, "watching")
+
+    # The match ends: the spectator is given the replay once the archive has it (it kept "archived":
+    # false for the ten minutes the finished match stays in Redis).
+    host.refresh()
+    host.move({"type": "resign"})
+    expect(page.locator("#watch-over")).to_be_visible()
+    replay = page.locator("#watch-over [data-action=replay]")
+    expect(replay).to_be_visible(timeout=45_000)
+    replay.click()
+    expect(page).to_have_url(re.compile(rf"#/replay/{game_id}"))

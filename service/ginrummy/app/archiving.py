@@ -39,7 +39,14 @@ import orjson
 
 from ginrummy.engine import PRESETS, MatchEnd, Rules
 from ginrummy.engine.export import match_document
-from ginrummy.store import DatabaseBusy, DatabaseUnavailable, DatabaseUnreachable, GameStore, Stored
+from ginrummy.store import (
+    DatabaseBusy,
+    DatabaseRefusedValue,
+    DatabaseUnavailable,
+    DatabaseUnreachable,
+    GameStore,
+    Stored,
+)
 from ginrummy.store.archive import (
     NO_STATE,
     Archive,
@@ -249,7 +256,7 @@ class Archiving:
         (but a pool busy with other requests: ``DatabaseBusy``, 429 ``overloaded``)."""
         try:
             return what(*args)
-        except DatabaseBusy:
+        except (DatabaseBusy, DatabaseRefusedValue):  # (a value of the request refused: its fault, a 4xx)
             raise
         except DatabaseUnavailable as error:
             raise unavailable(error) from None

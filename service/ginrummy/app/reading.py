@@ -43,7 +43,12 @@ class Reading:
         match = self.life.enforce_clock(self.work.load(game_id))
         seat = self.seating.seat_in(match.meta, token)
         self._requeue_if_stalled(match)
-        return Result(view(match, seat, abandon_after=self.config.abandon_after), version=match.version)
+        body = view(match, seat, abandon_after=self.config.abandon_after)
+        if match.game.match_over and not match.archived:
+            # Its keys stay in Redis a while (GIN_FINISHED_TTL) after the archive has it: the view says
+            # "archived" as soon as its outbox is drained, so readers find its replay at once.
+            body["archived"] = not self.work.store.has_outbox(game_id)
+        return Result(body, version=match.version)
 
     def _requeue_if_stalled(self, match: Match) -> None:
         """A searching bot still to act long after the last change (its job was lost: the web process

@@ -31,7 +31,6 @@ from . import (
     limits,
     observability,
     offload,
-    parsing,
     people,
     reference,
     schemas,
@@ -87,7 +86,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # The archive's drainer runs in every process that serves (started by its first request, so that a
     # process forked after create_app gets its own thread).
     app.before_request_funcs.setdefault(None, []).insert(0, drainer.start)
-    app.before_request(parsing.refuse_control_characters_in_path)
 
     api = ProblemApi(app, spec_kwargs={"marshmallow_plugin": schemas.SchemaPlugin()})
     api.spec.components.schema("Card", schemas.CARD_SCHEMA)

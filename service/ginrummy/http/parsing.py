@@ -8,7 +8,6 @@ import re
 from typing import Any
 
 import orjson
-from flask import request
 from flask_smorest import Blueprint
 from webargs.core import missing
 from webargs.flaskparser import FlaskParser, is_json_request
@@ -16,16 +15,6 @@ from webargs.flaskparser import FlaskParser, is_json_request
 from .errors import RequestRefused
 
 _FRACTION_OR_EXPONENT = re.compile(rb"[0-9][.eE]")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-
-
-def refuse_control_characters_in_path() -> None:
-    """No resource is named with a control character (a NUL, which PostgreSQL cannot even compare): such a
-    path is bad input, 400, before any store is asked (it answered 503 "PostgreSQL does not answer")."""
-    if _CONTROL.search(request.path):
-        raise RequestRefused(
-            "bad_request", "the path holds a control character (a NUL?): nothing is named so"
-        )
 
 
 class BodyParser(FlaskParser):

@@ -20,7 +20,7 @@ from typing import Any
 from psycopg.rows import dict_row
 
 from .database import Database
-from .players import NameTaken
+from .players import NameTaken, folded
 
 TOUCH_EVERY = 60  # seconds: last_used (and a session's expiry) is written at most this often per credential
 
@@ -69,7 +69,7 @@ class AccountStore:
             row = conn.execute(
                 "UPDATE players SET password_hash = %s WHERE name_folded = %s AND token_digest = %s"
                 " AND password_hash IS NULL RETURNING id",
-                [password_hash, name.casefold(), token_digest],
+                [password_hash, folded(name), token_digest],
             ).fetchone()
         return row is not None
 
@@ -77,7 +77,7 @@ class AccountStore:
         """(player id, display name, password hash or None) of the player ``name``; None if none."""
         with self.database.connection() as conn:
             row = conn.execute(
-                "SELECT id, name, password_hash FROM players WHERE name_folded = %s", [name.casefold()]
+                "SELECT id, name, password_hash FROM players WHERE name_folded = %s", [folded(name)]
             ).fetchone()
         return None if row is None else (int(row[0]), str(row[1]), row[2])
 

@@ -46,6 +46,7 @@ from psycopg import sql
 from psycopg.rows import dict_row
 
 from .database import Database
+from .players import folded
 
 Rating = tuple[float, float]  # (mu, sigma)
 RateFunction = Callable[[tuple[Rating | None, Rating | None], int], tuple[Rating, Rating]]
@@ -453,7 +454,7 @@ class Archive:
         """The id and the name (as its player typed it) of the player of this name in any case."""
         with self.database.connection() as conn:
             row = conn.execute(
-                "SELECT id, name FROM players WHERE name_folded = %s", [name.casefold()]
+                "SELECT id, name FROM players WHERE name_folded = %s", [folded(name)]
             ).fetchone()
         return None if row is None else (int(row[0]), str(row[1]))
 
@@ -471,7 +472,7 @@ class Archive:
         if after is not None:
             clauses.append(sql.SQL("(gp.finished_at, gp.game_id) < (%s, %s)"))
             params += [after[0], after[1]]
-        opponent = None if where.opponent is None else where.opponent.casefold()
+        opponent = None if where.opponent is None else folded(where.opponent)
         for clause, value in (
             ("gp.finished_at >= %s", where.since),
             ("gp.finished_at < %s", where.until),

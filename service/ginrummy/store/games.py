@@ -505,6 +505,10 @@ class GameStore:
         self.client.zadd(self.PENDING, {game_id: score})
         return score
 
+    def has_outbox(self, game_id: str) -> bool:
+        """Whether records of the game still wait for the archive (its outbox key exists)."""
+        return bool(self.client.exists(self.outbox_key(game_id)))
+
     def outbox(self, game_id: str) -> dict[str, str]:
         """The records waiting in the game's outbox, by field (``h:<n>``, ``m``)."""
         return self.outboxes([game_id])[0]

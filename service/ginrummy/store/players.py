@@ -28,6 +28,17 @@ RECENT_GAMES = 20  # games shown on a profile, newest first
 Rating = tuple[float, float]  # (mu, sigma)
 
 
+def folded(name: str) -> str:
+    """A name as ``name_folded`` is looked up by: casefolded, and a NUL (which PostgreSQL cannot take in
+    a text: the query would fail) made a character no name has (names are printable), so that a name
+    with a NUL simply names nobody.
+
+    >>> folded("ÄnN"), folded("a\x00b")
+    ('änn', 'a\x01b')
+    """
+    return name.casefold().replace("\x00", "\x01")
+
+
 class NameTaken(StoreError):
     """A player with this name (in any case) exists already."""
 
@@ -66,7 +77,7 @@ class PlayerStore:
 
     def exists(self, name: str) -> bool:
         with self.database.connection() as conn:
-            row = conn.execute("SELECT 1 FROM players WHERE name_folded = %s", [name.casefold()]).fetchone()
+            row = conn.execute("SELECT 1 FROM players WHERE name_folded = %s", [folded(name)]).fetchone()
         return row is not None
 
     def get(self, name: str) -> dict[str, Any] | None:
@@ -78,7 +89,7 @@ class PlayerStore:
             player = cur.execute(
                 "SELECT id, name, created_at, played, won, lost, drawn, bot FROM players"
                 " WHERE name_folded = %s",
-                [name.casefold()],
+                [folded(name)],
             ).fetchone()
             if player is None:
                 return None
@@ -142,7 +153,7 @@ class PlayerStore:
             row = conn.execute(
                 "SELECT r.mu, r.sigma FROM ratings r JOIN players p ON p.id = r.player_id"
                 " WHERE p.name_folded = %s AND r.family = %s",
-                [name.casefold(), family],
+                [folded(name), family],
             ).fetchone()
         return None if row is None else (float(row[0]), float(row[1]))
 
