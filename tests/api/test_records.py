@@ -97,8 +97,8 @@ def archived_export(client: FlaskClient, game_id: str) -> dict[str, Any]:
 def test_a_finished_match_is_archived_whole_and_readable_after_redis_forgets_it(client: FlaskClient) -> None:
     me = Table(client).bot_game(rules={"preset": "standard", "options": {"target": 40}}, seed=11)
     final = play_to_the_end(me)
-    assert final["archived"] is False
     export = archived_export(client, me.game_id)  # the drainer writes it a moment after the end
+    assert me.view()["archived"] is True  # (while its keys are still in Redis)
     numbers = [hand["number"] for hand in final["hands"]]
     hands = {n: me.get(f"/hands/{n}").get_json() for n in numbers}  # Redis keeps the last, PostgreSQL all
     assert (export["format"], export["version"], export["game_id"]) == ("ginrummy.match", 1, me.game_id)
@@ -279,3 +279,29 @@ def test_a_private_game_is_left_out_of_its_players_public_lists_but_not_their_ow
     assert [p["game_id"] for p in history["families"]["standard"]] == [public_id, private_id]
     # The counters and the rating count it: a private game is played all the same.
     assert client.get(f"/v1/players/{name}").get_json()["games"]["played"] == 2
+
+
+def test_a_match_resigned_mid_hand_keeps_that_hands_moves(client: FlaskClient) -> None:
+    """The hand a resignation cuts short is archived too (result null, ``ended``), so its moves replay."""
+    _, token = new_player(client, "Cut")
+    created = client.post(
+        "/v1/games",
+        json={"opponent": {"type": "bot", "bot": "simple"}, "seed": 5},
+        headers={"Authorization": f"Bearer {token}"},
+    ).get_json()
+    seat = Seat(client, created["game_id"], created["seat"], created["token"])
+    for _ in range(4):
+        view = seat.view()
+        seat.act(next(a for a in view["legal_actions"] if a["type"] not in ("resign", "abort", "knock")))
+    assert seat.view()["phase"] not in ("hand_over", "match_over")
+    seat.act({"type": "resign"})
+    export = archived_export(client, seat.game_id)
+    assert export["hand_count"] == 0 and len(export["hands"]) == 1
+    cut = export["hands"][0]
+    assert cut["result"] is None and cut["ended"] == "resigned" and len(cut["actions"]) >= 4
+    assert cut["shuffle"]["salt"] and len(cut["deck"]) == 52  # the fair shuffle can be checked too
+    from ginrummy.engine import Rules
+    from ginrummy.engine.replay import positions
+
+    replayed = list(positions(Rules.from_options("standard"), export["hands"]))
+    assert len(replayed) == len(cut["actions"])

@@ -15,7 +15,7 @@ import pytest
 from gin_cli.cards import card_order
 from ginrummy_client import Client, MatchExport
 
-from tests.finished import History, play_history, unique
+from tests.finished import History, archived, play_history, unique
 
 from .conftest import gin_env, run_once
 
@@ -202,3 +202,16 @@ def test_gin_export_that_breaks_off_keeps_the_whole_lines_and_says_how_many(conf
     assert done.returncode == 4
     assert [json.loads(line)["game_id"] for line in done.stdout.splitlines()] == ["g1", "g2"]
     assert "Exported 2 games of Ann, then it broke off:\ngin: the archive does not answer" in done.stderr
+
+
+def test_gin_replay_shows_the_moves_of_a_hand_a_resignation_cut_short(live_service: str, home: Path) -> None:
+    with Client(live_service) as client:
+        game = client.create_game(bot="simple", seed=5, name="Cutter")
+        for _ in range(2):
+            game.act(next(a for a in game.view["legal_actions"] if a["type"] in ("pass", "draw", "discard")))
+        game.resign()
+        archived(client, game.game_id)
+    done = run_once(["replay", game.game_id], gin_env(home, live_service))
+    assert done.returncode == 0, done.stderr
+    assert "Hand 1: the match ended here: Cutter resigned." in done.stdout
+    assert "Move 1 of " in done.stdout and "No hand was played to its end." not in done.stdout

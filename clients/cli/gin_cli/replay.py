@@ -117,6 +117,15 @@ class Standing:
     after: tuple[int, int]
 
 
+ENDED_WORDS = {
+    "resigned": "resigned",
+    "timeout": "lost on time",
+    "abandoned": "left the game (claimed)",
+    "aborted": "the match was aborted",
+}
+"""How a match that ended in the middle of a hand ended, in words (the hand's record says ``ended``)."""
+
+
 def standings(export: Mapping[str, Any]) -> list[Standing]:
     """The score as it stood around each hand: the points of the hands' results, added up game by game.
 
@@ -207,6 +216,19 @@ class Replay:
         screen.rule(f"Replay of game {export.get('game_id', '?')}")
         screen.para(" · ".join(part for part in what if part), indent=2)
 
+    def ended_here(self, record: Mapping[str, Any]) -> str:
+        """How the match ended in the middle of this hand (its record has no result, and says ``ended``).
+
+        >>> replay = Replay({"players": [{"name": "Ann"}, {"name": "Bob"}], "result": {"forfeited_by": 1}})
+        >>> replay.ended_here({"ended": "resigned"}), replay.ended_here({"ended": "timeout"})
+        ('the match ended here: Bob resigned', 'the match ended here: Bob lost on time')
+        """
+        seat = (self.export.get("result") or {}).get("forfeited_by")
+        words = ENDED_WORDS.get(str(record.get("ended")), f"ended ({record.get('ended')})")
+        if record.get("ended") == "aborted" or seat not in (0, 1):
+            return f"the match ended here: {words}"
+        return f"the match ended here: {self.names[seat]} {words}"
+
     def caption(self) -> str:
         """``Replay of game g8x… · Ann vs simple (bot)``: a line above each frame while stepping."""
         return f"Replay of game {self.export.get('game_id', '?')} · {self.names[0]} vs {self.names[1]}"
@@ -218,6 +240,10 @@ class Replay:
             self.render_end(screen)
             return
         record = self.records[frame.hand]
+        if frame.kind == "result" and not record.get("result") and record.get("ended"):
+            screen.line((f"Hand {record.get('number', frame.hand + 1)}: {self.ended_here(record)}.", "bold"))
+            self.score_line(screen, frame.hand, after=True)
+            return
         if frame.kind == "result":
             view = {"result": record.get("result") or {}, "hand_number": record.get("number", frame.hand + 1)}
             render_result(screen, view, self.names, scores=False)

@@ -90,7 +90,7 @@ export function standings(doc) {
   const summaries = doc.hand_summaries || (doc.hands || []).map((record) => ({ ...(record.result?.outcome || {}), games: [1] }));
   const totals = new Map();
   let last = 1;
-  return summaries.map((summary) => {
+  const scored = summaries.map((summary) => {
     const games = summary.games && summary.games.length ? summary.games : [last];
     last = games[games.length - 1];
     return games.map((number) => {
@@ -101,6 +101,21 @@ export function standings(doc) {
       return { number, before, after };
     });
   });
+  // A hand the match's end cut short (resigned in the middle of it) scored nothing: the score stands.
+  for (let i = scored.length; i < (doc.hands || []).length; i++) {
+    const score = totals.get(last) || [0, 0];
+    scored.push([{ number: last, before: [...score], after: [...score] }]);
+  }
+  return scored;
+}
+
+const ENDED_WORDS = { resigned: "resigned", timeout: "lost on time", abandoned: "left the game (claimed)", aborted: "the match was aborted" };
+
+/** How the match ended in the middle of a hand (its record has no result, and says `ended`). */
+export function endedHere(record, doc, names) {
+  const seat = doc.result?.forfeited_by;
+  const words = ENDED_WORDS[record.ended] || `the match ended (${record.ended})`;
+  return record.ended === "aborted" || !(seat === 0 || seat === 1) ? `the match ended here: ${words}` : `the match ended here: ${names[seat]} ${words}`;
 }
 
 /** The replay page. ctx = {api, root, ui, player()}; options = {as (a player's name), hand, move}. */
@@ -384,7 +399,11 @@ export class ReplayViewer {
       this.seatRow(frame, bottom, record, nextSeat, drawn));
     stage.append(felt);
     const standing = this.standings[frame.hand] || [];
-    if (frame.kind === "result") {
+    if (frame.kind === "result" && !record.result && record.ended) {
+      stage.append(h("section", { id: "replay-result", class: "result", "data-ended": record.ended, "aria-label": `Hand ${frame.hand + 1}: the match ended` },
+        h("h2", {}, `Hand ${record.number ?? frame.hand + 1}: ${endedHere(record, this.doc, names)}`),
+        this.scoreLine(standing, "after")));
+    } else if (frame.kind === "result") {
       const result = record.result || {};
       const panel = h("section", { id: "replay-result", class: "result", "aria-label": `Hand ${frame.hand + 1} result` },
         h("h2", {}, `Hand ${record.number ?? frame.hand + 1}: ${handHeading(result, names)}`));
@@ -402,6 +421,7 @@ export class ReplayViewer {
       const dealer = record.dealer === 0 || record.dealer === 1 ? `${names[record.dealer]} dealt` : "The deal";
       return withCards([`${dealer}: 10 cards each; the upcard is `, record.upcard || "?", record.knock_limit ? ` · knock at ≤ ${record.knock_limit}` : " · gin only", record.spades_double ? " · spades double" : ""]);
     }
+    if (frame.kind === "result" && !record.result && record.ended) return `Hand ${record.number ?? frame.hand + 1}: ${endedHere(record, this.doc, names)}.`;
     if (frame.kind === "result") return `Hand ${record.number ?? frame.hand + 1} is over: ${handHeading(record.result || {}, names)}.`;
     const moves = (record.actions || []).length;
     return withCards([`Move ${frame.step} of ${moves}: `, ...describeMove(this.seenAction(frame.action, frame), names, record)]);
@@ -488,7 +508,9 @@ export class ReplayViewer {
     const rows = this.records.map((record, i) => {
       const outcome = record.result?.outcome || {};
       const knocker = outcome.knocker ?? record.result?.knocker?.seat ?? 0;
-      const what = (END_TEXT[outcome.end] || outcome.end || "").replace("{k}", names[knocker] ?? "").replace("{d}", names[1 - knocker] ?? "");
+      const what = !record.result && record.ended
+        ? endedHere(record, this.doc, names).replace(/^the match ended here: /, "cut short: ")
+        : (END_TEXT[outcome.end] || outcome.end || "").replace("{k}", names[knocker] ?? "").replace("{d}", names[1 - knocker] ?? "");
       const after = (this.standings[i] || []).slice(-1)[0]?.after || [0, 0];
       return h("tr", { "data-hand": i + 1 },
         h("td", { class: "num" }, record.number ?? i + 1),

@@ -125,10 +125,11 @@ def final_points(games: list[dict[str, Any]]) -> tuple[int, int]:
 
 
 def outbox_records(match: Match, hand: dict[str, Any] | None = None) -> dict[str, str]:
-    """What a commit of this match sends to the archive: the hand that just ended, the match that just
-    ended (an outbox field each). ``hand``: the ended hand's record when the caller made it already."""
+    """What a commit of this match sends to the archive: the hand that just ended (or that the match's
+    end cut short), the match that just ended (an outbox field each). ``hand``: the ended hand's record
+    when the caller made it already."""
     records: dict[str, str] = {}
-    if match.hand_just_ended:
+    if match.hand_just_ended or match.hand_cut_short:
         hand = hand_record(match) if hand is None else hand
         records[f"h:{match.game.hand_number}"] = compact({"at": time.time(), "r": hand})
     if match.match_just_ended:

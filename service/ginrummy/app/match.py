@@ -65,6 +65,15 @@ class Match:
         game = self.game
         return game.hand_over and game.hand is not None and self.hand_before != (True, game.hand_number)
 
+    @property
+    def hand_cut_short(self) -> bool:
+        """Whether the match just ended in the middle of a hand with moves played (resigned, lost on time,
+        abandoned): that hand's record then goes to the archive too, unfinished, so its moves can be
+        replayed (``result`` None, ``ended``: how)."""
+        game = self.game
+        hand = game.hand
+        return self.match_just_ended and hand is not None and not hand.over and bool(hand.log)
+
     def legal_actions(
         self, seat: int | None, engine_listed: list[dict[str, Any]] | None = None
     ) -> list[dict[str, Any]]:

@@ -119,7 +119,7 @@ class UnitOfWork:
         if match.archived:
             raise archived(game_id)
         created = match.version == 0
-        hand = hand_record(match) if match.hand_just_ended else None
+        hand = hand_record(match) if match.hand_just_ended or match.hand_cut_short else None
         records = {game.hand_number: compact(hand)} if hand is not None else {}
         old_version = match.version
         match.version = version = old_version + 1

@@ -188,12 +188,24 @@ def _history_item(entry: LogEntry, viewer: int | None, over: bool) -> dict[str, 
 
 def hand_record(game: Game) -> dict[str, Any]:
     """The game's current hand revealed, once it is over: the deal, the deck, every move (with every card
-    drawn), the result, and the hand's number in the match."""
+    drawn), the result, and the hand's number in the match. A hand the match ended in the middle of (a
+    resignation, a loss on time, an abandoned game, an abort) is revealed too, once the match is over:
+    its ``result`` is None and ``ended`` says how the match ended (``resigned``, ``timeout``, …).
+
+    >>> import random
+    >>> from ginrummy.engine import Game, Rules
+    >>> game = Game.new(Rules.from_options("standard"), random.Random(3))
+    >>> _ = game.forfeit(0, "resigned")
+    >>> record = hand_record(game)
+    >>> record["result"], record["ended"], record["actions"]
+    (None, 'resigned', [])
+    """
     hand = game.hand
     if hand is None:
         raise IllegalActionError("no hand has been dealt")
-    if not hand.over:
+    if not hand.over and not game.match_over:
         raise IllegalActionError("a hand is revealed only once it is over")
+    cut_short = {} if hand.over else {"ended": game.end_reason.value if game.end_reason else "ended"}
     return {
         "dealer": hand.dealer,
         "deck": texts(list(hand.deck)),
@@ -209,8 +221,9 @@ def hand_record(game: Game) -> dict[str, Any]:
             }
             for e in hand.log
         ],
-        "result": hand_result(hand),
+        "result": hand_result(hand) if hand.over else None,
         "number": game.hand_number,
+        **cut_short,
     }
 
 
