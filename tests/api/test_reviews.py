@@ -81,7 +81,13 @@ def test_a_game_not_in_the_archive_has_no_review(lonely: Table) -> None:
 def test_a_match_without_a_decision_has_no_accuracy(lonely: Table, worker: Worker) -> None:
     """Resigned before a card was played: nothing was judged, so no seat has an accuracy (null), rather
     than a perfect 100."""
-    me = lonely.create(opponent={"type": "bot", "bot": "simple"}, rules=SHORT, seed=13)[0]
+    # The player to move first (else the bot's first move would be a decision of the hand the resignation
+    # cuts short, which the archive keeps): the seeds decide who deals.
+    games = (
+        lonely.create(opponent={"type": "bot", "bot": "simple"}, rules=SHORT, seed=s)[0]
+        for s in range(13, 60)
+    )
+    me = next(seat for seat in games if not seat.view()["history"])  # nobody has moved yet
     view = me.view()
     me.act(next(a for a in view["legal_actions"] if a["type"] == "resign"), view["version"])
     archived(lonely.client, me.game_id)

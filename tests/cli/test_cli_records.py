@@ -132,7 +132,10 @@ def test_gin_replay_prints_every_hand_both_hands_dealt_and_the_final_score(
     assert json.loads(as_json.stdout) == match
 
     resigned = run_once(["replay", history.resigned[0]], env)
-    assert "No hand was played to its end." in resigned.stdout
+    with Client(live_service) as reader:
+        cut_short = reader.export(history.resigned[0])["hands"]  # the bot's first move, if it dealt
+    assert ("No hand was played to its end." in resigned.stdout) == (not cut_short)
+    assert ("the match ended here" in resigned.stdout) == bool(cut_short)
     assert f"{history.name} resigned: simple (bot) wins the match." in resigned.stdout
     assert re.search(rf"Rating of {history.name}: none → \d+", resigned.stdout)
 

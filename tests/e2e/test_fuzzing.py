@@ -76,7 +76,9 @@ def test_no_generated_request_makes_the_service_fail_or_stray_from_its_document(
     env = {**os.environ, "SCHEMATHESIS_HOOKS": "tests.e2e.schemathesis_hooks", "PYTHONPATH": str(ROOT)}
     result = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env)
     summary = result.stdout[-3000:]
-    assert result.returncode == 0, summary
+    # What failed, request by request (with a curl line to replay each), then the summary.
+    failures = result.stdout[result.stdout.find("FAILURES") :][:12000] if "FAILURES" in result.stdout else ""
+    assert result.returncode == 0, failures + "\n…\n" + summary
     assert " passed" in summary and "generated" in summary, summary
     for phase in ("Examples", "Coverage", "Fuzzing", "Stateful"):  # stateful: through the links
         assert f"✅ {phase}" in summary, summary

@@ -694,7 +694,19 @@ class HandRecordOut(Out):
     knock_limit = fields.Integer()
     spades_double = fields.Boolean()
     actions = fields.List(fields.Dict(), metadata={"description": "Every action, with the cards drawn"})
-    result = fields.Dict(metadata={"description": "Outcome, both arrangements, lay-offs and points"})
+    result = fields.Dict(
+        allow_none=True,
+        metadata={
+            "description": "Outcome, both arrangements, lay-offs and points; null for a hand the match's end "
+            "cut short (see ended)"
+        },
+    )
+    ended = fields.String(
+        metadata={
+            "enum": ["resigned", "timeout", "abandoned", "aborted", "disqualified"],
+            "description": "Only on a hand the match ended in the middle of: how the match ended",
+        }
+    )
     shuffle = fields.Nested(ShuffleOut, metadata={"description": "Verify: sha256(salt:deck) == commitment"})
 
 
