@@ -380,3 +380,31 @@ def test_a_bot_accounts_profile_has_no_rank_as_the_leaderboard_has_none(client: 
     assert profile["ratings"]["standard"]["rank"] is None
     board = client.get("/v1/leaderboard?family=standard").get_json()
     assert "bot-expert" not in [row["name"] for row in board["players"]]
+
+
+def test_a_challenge_made_while_a_stream_opens_is_told_once(client: FlaskClient, app: Flask) -> None:
+    """The race a loaded machine showed: a challenge published after the stream read where it starts
+    (``after``) but before it listed the present came twice — in the present and as its event."""
+    from ginrummy.app.feed import AccountFeed
+    from ginrummy.app.stream import AccountStreams
+
+    from .conftest import services_of
+
+    ann, ann_token = account(client, "ann")
+    bob, bob_token = account(client, "bob")
+    services = services_of(app)
+    before = services.streams.feed.last_id(bob)
+
+    class ReadEarlier(AccountFeed):
+        """The feed as a stream saw it when it read ``after`` — a moment before the challenge came."""
+
+        def last_id(self, player: str) -> str:
+            return before
+
+    made = challenge(client, ann_token, opponent=bob).get_json()["challenge"]
+    feed = ReadEarlier(services.streams.feed.live)
+    streams = AccountStreams(services.accounts, services.challenges, feed)
+    opened = streams.open(bob_token, None)
+    told = [e["challenge"]["id"] for e in opened.present if e["type"] == "challenge"]
+    told += [orjson.loads(text)["challenge"]["id"] for _, text in feed.read(bob, opened.after, 0)]
+    assert told.count(made["id"]) == 1

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from .accounts import Accounts
 from .challenges import Challenges
 from .feed import AccountFeed, game_event
@@ -19,6 +21,12 @@ class Opened:
     me: Identity
     after: str
     present: list[dict[str, Any]]
+
+
+def _subject(event: dict[str, Any]) -> str | None:
+    """The game or challenge an account event is about."""
+    about = event.get("game") or event.get("challenge") or {}
+    return about.get("game_id") if "game" in event else about.get("id")
 
 
 class AccountStreams:
@@ -42,6 +50,13 @@ class AccountStreams:
         ]
         received = self.challenges.mine(token).body["in"]
         present += [{"type": "challenge", "challenge": challenge} for challenge in received]
+        # What happened between reading ``after`` and listing the present comes as its own event (read
+        # from ``after``): left out of the present, so that nothing is told twice.
+        told = set()
+        for _, text in self.feed.read(me.name, after, 0):
+            event = orjson.loads(text)
+            told.add((event.get("type"), _subject(event)))
+        present = [event for event in present if (event["type"], _subject(event)) not in told]
         return Opened(me, after, present)
 
     def read(self, opened: Opened, after: str, wait: float) -> list[tuple[str, str]]:
