@@ -177,7 +177,7 @@ def test_two_bot_accounts_play_20_challenges_through_a_kill_and_a_restart(
 
         again = BotProcess(accept, server=server, cwd=host_dir)
         played = challenger.finish(TIMEOUT)
-        wait_for(lambda: len(results(host_results)) >= GAMES, "the acceptor's 20 results", 30)
+        wait_for(lambda: len(results(host_results)) >= GAMES, "the acceptor's 20 results", 120)
         again.proc.send_signal(signal.SIGINT)
         resumed = again.finish()
     finally:

@@ -57,7 +57,7 @@ def test_a_whole_game_against_the_simple_bot(client: Client) -> None:
     assert hands_seen == list(range(1, len(hands_seen) + 1)) and len(hands_seen) >= 2
     full = game.refresh()  # the full view: with the statistics a move's play view leaves out
     assert full["stats"][0]["hands_played"] == len(hands_seen) and "history" in full
-    deadline = time.monotonic() + 30  # until the archive has it (the view is not 304 until then: a guard)
+    deadline = time.monotonic() + 120  # until the archive has it (the view is not 304 until then: a guard)
     while not full.get("archived"):
         assert time.monotonic() < deadline, "never archived"
         time.sleep(0.05)

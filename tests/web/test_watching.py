@@ -79,6 +79,6 @@ def test_a_spectator_watches_two_other_clients_play_and_sees_each_move_arrive(
     host.move({"type": "resign"})
     expect(page.locator("#watch-over")).to_be_visible()
     replay = page.locator("#watch-over [data-action=replay]")
-    expect(replay).to_be_visible(timeout=45_000)
+    expect(replay).to_be_visible(timeout=120_000)
     replay.click()
     expect(page).to_have_url(re.compile(rf"#/replay/{game_id}"))

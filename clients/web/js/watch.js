@@ -135,9 +135,9 @@ export class Spectator {
     this.fresh = sameHand ? Math.max(0, (view.history || []).length - (before.history || []).length) : 0;
     this.view = view;
     this.draw();
-    // Over, and on its way to the archive: look again until the replay can be linked (a minute at most).
+    // Over, and on its way to the archive: look again until the replay can be linked (three minutes at most).
     const over = view.phase === "match_over" || Boolean(view.scores?.match_over);
-    if (over && !view.archived && (this.archiveLooks = (this.archiveLooks || 0) + 1) <= 60) {
+    if (over && !view.archived && (this.archiveLooks = (this.archiveLooks || 0) + 1) <= 180) {
       clearTimeout(this.timer);
       this.timer = setTimeout(() => this.refresh().catch((err) => this.problem(err)), 1000);
     }
