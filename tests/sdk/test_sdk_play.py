@@ -57,12 +57,13 @@ def test_a_whole_game_against_the_simple_bot(client: Client) -> None:
     assert hands_seen == list(range(1, len(hands_seen) + 1)) and len(hands_seen) >= 2
     full = game.refresh()  # the full view: with the statistics a move's play view leaves out
     assert full["stats"][0]["hands_played"] == len(hands_seen) and "history" in full
-    deadline = time.monotonic() + 120  # until the archive has it (the view is not 304 until then: a guard)
+    # A finished match's view is never answered 304: its "archived" turns true without a new version.
+    deadline = time.monotonic() + 120  # until the archive has it (a guard)
     while not full.get("archived"):
         assert time.monotonic() < deadline, "never archived"
         time.sleep(0.05)
         full = game.refresh()
-    assert game.refresh() is full  # unchanged: If-None-Match answered 304, the view kept
+    assert game.refresh() is not full and game.view["archived"]  # read again, not kept from a 304
 
 
 def test_hint_undo_and_the_convenience_moves(client: Client) -> None:

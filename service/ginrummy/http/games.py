@@ -92,12 +92,12 @@ class GameResource(MethodView):
     def get(self, game_id: str) -> Response:
         """The caller's seat view (without a token: the spectator view)
 
-        The ETag is the game's version. With If-None-Match equal to it the answer is 304 (not for a
-        finished match on its way to the archive: its `archived` turns true without a new version)."""
+        The ETag is the game's version. With If-None-Match equal to it the answer is 304 (never for a
+        finished match: its `archived` turns true without a new version)."""
         result = services().reading.get_view(game_id, caller().token)
-        settled = result.body.get("archived") or result.body.get("phase") != "match_over"
+        over = result.body.get("phase") == "match_over"
         if (
-            settled
+            not over
             and result.version is not None
             and request.headers.get("If-None-Match") == etag(result.version)
         ):
