@@ -21,7 +21,7 @@ from . import clocks
 from .config import Config
 from .errors import ServiceError
 from .life import Life
-from .match import claim_after
+from .match import Match, claim_after
 from .render import seat_event
 from .seats import Seating
 from .unit_of_work import UnitOfWork
@@ -144,20 +144,22 @@ class EventReader:
         to have left — it is its move in a game without a clock, and it has not moved for
         :func:`gone_after` seconds —, ``claim_in`` being when the reader may claim the game (0: now, with
         ``POST …/claim-victory``); None otherwise, and for a spectator (lichess's ``opponentGone``). What
-        it costs: one read of the game's metadata, and of the game itself once the opponent is idle."""
+        it costs: one read of the game; its engine state is decoded only once the opponent is idle."""
         if reader.seat is None:
             return None
         abandon_after = self.config.abandon_after
         try:
-            meta = self.work.load_meta(reader.game_id)
-            last = meta.last_change_ms
-            if meta.clock is not None or last is None:
-                return None
-            if clocks.now_ms() - last < gone_after(abandon_after) * 1000:
-                return None
-            left = claim_after(self.work.load(reader.game_id), reader.seat, abandon_after, clocks.now_ms())
+            stored = self.work.stored(reader.game_id)
         except ServiceError:  # gone from the store meanwhile: nothing to say
             return None
+        meta = Match.decode_meta(stored.doc)
+        last = meta.last_change_ms
+        if meta.clock is not None or meta.bot_seat is not None or last is None:
+            return None
+        if clocks.now_ms() - last < gone_after(abandon_after) * 1000:
+            return None
+        match = Match.decode(reader.game_id, stored.version, stored.doc)
+        left = claim_after(match, reader.seat, abandon_after, clocks.now_ms())
         if left is None:
             return None
         return {"type": "opponentGone", "gone": True, "claim_in": math.ceil(left)}
