@@ -9,6 +9,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import security
 from .errors import ServiceError
 
 
@@ -59,7 +60,7 @@ class Caller:
         True
         """
         if self.token:
-            return "t:" + hashlib.sha256(self.token.encode()).hexdigest()[:32]
+            return "t:" + security.digest(self.token)  # the token's stored form, never the token
         return "a:" + self.client
 
 
