@@ -19,9 +19,15 @@ PYPROJECTS = sorted(
 )
 
 
-def test_the_three_distributions_are_found() -> None:
+def test_the_four_distributions_are_found() -> None:
     found = {path.relative_to(ROOT).as_posix() for path in PYPROJECTS}
-    assert {"pyproject.toml", "clients/python/pyproject.toml", "clients/cli/pyproject.toml"} <= found
+    wanted = {
+        "pyproject.toml",
+        "clients/python/pyproject.toml",
+        "clients/cli/pyproject.toml",
+        "clients/bot/pyproject.toml",
+    }
+    assert wanted <= found
 
 
 @pytest.mark.parametrize("path", PYPROJECTS, ids=lambda path: path.relative_to(ROOT).as_posix())

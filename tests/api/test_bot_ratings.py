@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from flask.testing import FlaskClient
 from ginrummy.app import ratings
+from ginrummy.app.people_shapes import HouseBot
 from ginrummy.bots import list_bots, make_bot
-from ginrummy.http.schemas import BotOut
+from ginrummy.http import contract
 
 MASTER_SEED = 1870
 API_DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"
@@ -37,11 +39,15 @@ def test_the_seeds_docs_api_lists_are_the_masters() -> None:
 
 
 def test_the_schema_names_the_levels_the_bots_have() -> None:
-    """OpenAPI's BotOut.level says which levels there are: up to the strongest bot's."""
-    description = BotOut().fields["level"].metadata["description"]
+    """OpenAPI's HouseBot.level says which levels there are: up to the strongest bot's."""
+    components: dict[str, Any] = {}
+    contract.schema_of(HouseBot, components)
+    level = components["HouseBot"]["properties"]["level"]
+    description = level["description"]
     levels = sorted(list_bots(), key=lambda bot: bot["level"])
     weakest, strongest = (f"{bot['level']} ({bot['name']})" for bot in (levels[0], levels[-1]))
     assert weakest in description and strongest in description, description
+    assert (level["minimum"], level["maximum"]) == (levels[0]["level"], levels[-1]["level"])
 
 
 def test_docs_api_says_whose_moves_are_not_in_the_response() -> None:

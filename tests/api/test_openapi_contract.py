@@ -56,7 +56,7 @@ def test_the_action_union_is_discriminated_on_type() -> None:
     assert len(action["oneOf"]) == len(ACTIONS)
     body = SPEC["paths"]["/v1/games/{game_id}/actions"]["post"]["requestBody"]["content"]["application/json"]
     assert body["schema"] == {"$ref": "#/components/schemas/Action"}
-    legal = SPEC["components"]["schemas"]["ViewOut"]["properties"]["legal_actions"]
+    legal = SPEC["components"]["schemas"]["View"]["properties"]["legal_actions"]
     assert legal["items"] == {"$ref": "#/components/schemas/Action"}
 
 

@@ -10,9 +10,11 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from gin_cli.main import _Runner
+from gin_cli.commands_reference import render_analysis
 from gin_cli.play import plain
-from gin_cli.screen import Screen, describe_move, player_names, render_result
+from gin_cli.results import render_result
+from gin_cli.screen import Screen
+from gin_cli.table import describe_move, player_names
 from ginrummy_client import Client
 
 from .conftest import STEP_TIMEOUT, GinProcess, gin_env, play_to_end, run_once
@@ -134,9 +136,7 @@ def test_analyze_columns_line_up_in_colour(live_service: str) -> None:
     with Client(live_service) as client:
         analysis = plain(client.analyze(["th", "td", "ts", "9s", "9d", "2c", "3c", "kd", "qd", "js", "9c"]))
     out = io.StringIO()
-    runner = _Runner.__new__(_Runner)
-    runner.screen = Screen(color=True, out=out)
-    runner._show_analysis(analysis)
+    render_analysis(Screen(color=True, out=out), analysis)
     rows = [
         ANSI.sub("", line)
         for line in out.getvalue().splitlines()

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gin_cli.screen import player_names
+from gin_cli.table import player_names
 from ginrummy_client import Client, MatchExport, ReviewStatus
 
 from tests.finished import archived, short_match

@@ -7,7 +7,9 @@ import re
 from typing import Any
 
 from gin_cli.cards import display_card
-from gin_cli.screen import Screen, moves_line, player_names, render_game_over, render_result, render_table
+from gin_cli.results import render_game_over, render_result
+from gin_cli.screen import Screen
+from gin_cli.table import moves_line, player_names, render_table
 from ginrummy_client import Client, is_play
 
 PREFERENCE = ("deal", "layoff", "knock", "draw", "discard", "pass")

@@ -15,8 +15,8 @@ import pytest
 from gin_cli.cards import normalize_card
 from gin_cli.challenges import DECLINE_WORDS, not_accepted
 from gin_cli.commands import InputError, parse_line
-from gin_cli.main import main, rule_options
-from gin_cli.people import parse_clock
+from gin_cli.main import build_parser, main
+from gin_cli.people import parse_clock, rule_options
 from gin_cli.replay import Keys, Replay, step_through
 from gin_cli.review import Judged
 from gin_cli.saved import PLAYER, SESSION, Login, Logins, SavedGame, SavedGames
@@ -127,12 +127,35 @@ def test_the_docstring_examples_run() -> None:
     import importlib
 
     for name in (
-        "accounts", "challenges", "cards", "commands", "main", "people", "play", "records", "replay",
-        "review", "screen", "watch", "words",
+        "accounts", "challenges", "cards", "commands", "commands_play", "main", "people", "play", "records",
+        "replay", "results", "review", "table", "watch", "words",
     ):  # fmt: skip
         module = importlib.import_module(f"gin_cli.{name}")
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, name
+
+
+def test_each_command_is_carried_out_in_the_commands_module_of_its_group() -> None:
+    # A reader finds where `gin X` is carried out from the file names: commands_<group>.py, whose class
+    # has a method named X; every command of the parser in exactly one group.
+    import importlib
+
+    package = Path(gin_cli.__file__).parent
+    groups = sorted(path.stem for path in package.glob("commands_*.py"))
+    assert len(groups) == 6, groups
+    carried: list[str] = []
+    for name in groups:
+        module = importlib.import_module(f"gin_cli.{name}")
+        (group,) = [
+            value
+            for key, value in vars(module).items()
+            if key.endswith("Commands") and value.__module__ == module.__name__
+        ]
+        for command in module.COMMANDS:
+            assert callable(getattr(group, command, None)), (name, command)
+        carried += module.COMMANDS
+    (commands,) = [a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    assert sorted(carried) == sorted(commands.choices)
 
 
 def test_every_decline_reason_of_the_api_has_words_and_is_listed_in_the_help(

@@ -64,7 +64,7 @@ def test_the_generated_client_plays_a_whole_hand_against_a_bot(
         seed=2026,
     )
     created = api.create_game.sync(client=anonymous, body=body)
-    assert isinstance(created, models.CreatedOut), created
+    assert isinstance(created, models.CreatedGame), created
     seat = generated.AuthenticatedClient(base_url=live_service, token=created.token)
 
     view = api.get_game.sync(created.game_id, client=seat)
@@ -73,7 +73,7 @@ def test_the_generated_client_plays_a_whole_hand_against_a_bot(
         assert view.turn == view.seat and view.legal_actions, view.to_dict()
         action = choose(view.legal_actions)
         moved = api.post_action.sync(created.game_id, client=seat, body=action, if_match=f'"{view.version}"')
-        assert isinstance(moved, models.MoveOut), moved  # a Problem model would mean a refused move
+        assert isinstance(moved, models.Moved), moved  # a Problem model would mean a refused move
         assert moved.version > view.version
         view = api.get_game.sync(created.game_id, client=seat)
         moves += 1
@@ -87,7 +87,7 @@ def test_the_generated_client_plays_a_whole_hand_against_a_bot(
         page = api.get_events.sync(created.game_id, client=seat, after=page.cursor)
     assert types[-1] == "hand_over" and {"draw", "discard"} <= set(types), types  # older ones may be trimmed
     record = api.get_hand.sync(created.game_id, 1, client=seat)
-    assert isinstance(record, models.HandRecordOut) and len(record.shuffle.deck) == 52
+    assert isinstance(record, models.FinishedHand) and len(record.shuffle.deck) == 52
 
 
 def choose(legal: list[object]) -> object:

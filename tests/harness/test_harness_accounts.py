@@ -173,7 +173,7 @@ def test_two_bot_accounts_play_20_challenges_through_a_kill_and_a_restart(
         # While it is down, the challenger resigns the game it froze in: that game ends with no one of
         # the acceptor's there to see it, and no stream will tell of it again.
         with Client(server, token=guest_token.read_text().strip()) as guest:
-            guest.game(frozen_game).resign()
+            guest.games.get(frozen_game).resign()
 
         again = BotProcess(accept, server=server, cwd=host_dir)
         played = challenger.finish(TIMEOUT)
@@ -232,7 +232,7 @@ def test_two_bot_accounts_play_20_challenges_through_a_kill_and_a_restart(
     # None stranded: neither account has a game in play; nothing was refused on a rate limit.
     for token in (host_token, guest_token):
         with Client(server, token=token.read_text().strip()) as account:
-            assert account.account_games() == []
+            assert account.account.games() == []
     for ran in (killed, played, resumed):
         assert "rate_limited" not in ran.err and "HTTP 429" not in ran.err
         assert "Traceback" not in ran.err and " ERROR " not in ran.err
@@ -274,7 +274,7 @@ def test_rated_games_against_house_bots_with_the_accounts_token(limited_service:
     assert first["rating"]["before"] is None and second["rating"]["before"] == first["rating"]["after"]
     assert second["rating"]["change"] == second["rating"]["after"] - second["rating"]["before"]
     with Client(limited_service) as anyone:
-        profile = anyone.player(name)
+        profile = anyone.players.get(name)
     assert profile["games"]["played"] == 2 and profile["ratings"]["standard"]["games"] == 2
     for ran in (challenged, made):
         assert token not in ran.out + ran.err
@@ -310,23 +310,23 @@ def test_the_filter_declines_with_reasons_and_an_abandoned_game_is_claimed(
     try:
         running.wait_for(r"playing as the bot account " + name)
         with Client(server) as person:
-            person.sign_up(person_name, PASSWORD)
+            person.account.sign_up(person_name, PASSWORD)
             refusals = {
-                "rules": person.challenge(name, rules="standard"),
-                "casual": person.challenge(name, rules="oklahoma", rated=True),
-                "too_fast": person.challenge(name, rules="oklahoma", clock="eaai"),
+                "rules": person.challenges.create(name, rules="standard"),
+                "casual": person.challenges.create(name, rules="oklahoma", rated=True),
+                "too_fast": person.challenges.create(name, rules="oklahoma", clock="eaai"),
             }
-            taken = person.challenge(name, rules="oklahoma")  # no clock: as slow as can be
+            taken = person.challenges.create(name, rules="oklahoma")  # no clock: as slow as can be
             for reason, sent in refusals.items():
-                wait_for(lambda sent=sent: person.challenge_status(sent.id)["status"] != "open", reason, 30)
-                status = person.challenge_status(sent.id)
+                wait_for(lambda sent=sent: person.challenges.get(sent.id)["status"] != "open", reason, 30)
+                status = person.challenges.get(sent.id)
                 assert (status["status"], status["decline_reason"]) == ("declined", reason)
-            wait_for(lambda: person.challenge_status(taken.id)["status"] == "accepted", "the accept", 30)
-            game_id = person.challenge_status(taken.id)["game_id"]
+            wait_for(lambda: person.challenges.get(taken.id)["status"] == "accepted", "the accept", 30)
+            game_id = person.challenges.get(taken.id)["game_id"]
             assert game_id
             # The person walks away: gin-bot claims the game once the service allows it.
             running.wait_for(rf"game {game_id}: won", timeout=60)
-            assert person.game(game_id).view.get("end_reason") == "abandoned"
+            assert person.games.get(game_id).view.get("end_reason") == "abandoned"
         running.proc.send_signal(signal.SIGINT)
         ran = running.finish()
     finally:

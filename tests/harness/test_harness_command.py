@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 
 import pytest
+from gin_bot.harness import GRACE, main
 from ginrummy.store.embedded import free_port
-from ginrummy_client.harness import GRACE, main
 
 from tests.sdk.proxy import Proxy
 

@@ -179,7 +179,7 @@ def test_two_harnesses_quick_match_each_other_in_the_lobby(live_service: str) ->
 def test_a_player_token_plays_house_bots_as_that_player_rated_or_not(live_service: str) -> None:
     name = f"RatedBot{os.getpid()}{int(time.time() * 1000) % 100000}"
     with Client(live_service) as client:
-        token = client.create_player(name).token
+        token = client.players.create(name).token
     # Rated against a house bot: a preset as it is (the whole standard match), as the player.
     rated = gin_bot(
         ["run", PYTHON_BOT, "--bot", "simple", "--rated", "--player-token", token], server=live_service
@@ -202,7 +202,7 @@ def test_a_player_token_plays_house_bots_as_that_player_rated_or_not(live_servic
     assert token not in rated.out + rated.err + casual.stdout + casual.stderr
 
     with Client(live_service) as client:
-        profile = client.player(name)
+        profile = client.players.get(name)
         seats = [p["name"] for p in spectator_view(live_service, game.game_id)["players"]]
     assert seats[0] == name
     assert profile["games"]["played"] == 2

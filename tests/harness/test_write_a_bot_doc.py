@@ -1,29 +1,33 @@
-"""The "Write a bot" guide stays true: every code block of the SDK README's section (and of docs/bots.md's
-JavaScript bot) is used, in order, as a newcomer would — the SDK installed with pip into a fresh
-environment, the bot saved from the page, then ``gin-bot`` and the JavaScript example against the real
-service. The installed ``gin-bot`` points to the guide and prints it, from the package alone.
+"""``gin-bot``'s guide stays true: every code block of its README's "Write a bot" (and of docs/bots.md's
+JavaScript bot) is used, in order, as a newcomer would — the SDK and ``gin-bot`` installed with pip into a
+fresh environment, the bot saved from the page, then ``gin-bot`` and the JavaScript example against the
+real service. The installed ``gin-bot`` points to the guide and prints it, from the package alone. The
+README's bot account is made as printed.
 
 A block preceded by ``<!-- file: NAME -->`` is saved as that file; every other block is a shell script,
 run with the page's server address replaced by the test service's. The fresh environment sees the
 development environment's packages (requests, pip) through a ``.pth`` file, so that the install is the
-page's own command, ``pip install ./clients/python``, on a copy of the checkout's SDK.
+page's own command, ``pip install ./clients/python ./clients/bot``, on a copy of the checkout's clients.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shutil
 import subprocess
 import sys
 import sysconfig
 import textwrap
+import uuid
 from pathlib import Path
 
 import pytest
+from ginrummy_client import Client
 
 from .conftest import CLIENTS, ROOT, SUMMARY, assert_played_to_the_end, bot_env, results
 
-GUIDE = CLIENTS / "python" / "README.md"
+GUIDE = CLIENTS / "bot" / "README.md"
 GUIDE_SECTION = "\n## Write a bot: `gin-bot`\n"
 DOC = ROOT / "docs" / "bots.md"
 DOC_SECTION = "\n### Without Python: a bot in JavaScript\n"
@@ -89,8 +93,8 @@ def test_every_block_of_write_a_bot_runs_as_written(live_service: str, tmp_path:
 
     # What the commands need of the checkout (a copy: pip builds in the source folder).
     ignore = shutil.ignore_patterns("*.egg-info", "build", "__pycache__")
-    shutil.copytree(CLIENTS / "python", tmp_path / "clients" / "python", ignore=ignore)
-    shutil.copytree(CLIENTS / "examples", tmp_path / "clients" / "examples", ignore=ignore)
+    for folder in ("python", "bot", "examples"):
+        shutil.copytree(CLIENTS / folder, tmp_path / "clients" / folder, ignore=ignore)
     bin_folder = fresh_environment(tmp_path / "env")
     env = {**bot_env(live_service), "PATH": f"{bin_folder}:{bot_env()['PATH']}"}
 
@@ -141,3 +145,18 @@ def test_every_block_of_write_a_bot_runs_as_written(live_service: str, tmp_path:
     # The JavaScript bot's two matches.
     assert "summary: games 2, " in node.stdout and "errors 0" in node.stdout
     assert_played_to_the_end(live_service, results(node.stdout), 2)
+
+
+def test_the_readme_makes_a_bot_account_as_printed(live_service: str, tmp_path: Path) -> None:
+    text = GUIDE.read_text(encoding="utf-8")
+    section = text.split("## A bot account: `gin-bot --account`", 1)[1].split("\n## ", 1)[0]
+    code = re.findall(r"```python\n(.*?)```", section, re.S)[0]
+    name = "readme" + uuid.uuid4().hex[:8]
+    code = code.replace(PAGE_SERVER, live_service).replace('"MyBot"', repr(name))
+    with contextlib.chdir(tmp_path):
+        exec(compile(code, str(GUIDE), "exec"), {})
+    token = (tmp_path / "mybot.token").read_text()
+    with Client(live_service, token=token) as bot:
+        account = bot.account.get()
+        assert account["name"] == name and account["bot"] is True
+        assert account["credential"] == {"kind": "token", "scopes": ["bot"]}

@@ -23,37 +23,37 @@ def test_accounts_across_devices_and_workers(redis_url: str, tmp_path: Path) -> 
     name = "sdk" + uuid.uuid4().hex[:8]
     try:
         laptop, phone = Client(base, retries=0), Client(base, retries=0)
-        secrets.append(laptop.sign_up(name, PASSWORD).token)
+        secrets.append(laptop.account.sign_up(name, PASSWORD).token)
         with pytest.raises(BadCredentials):
-            phone.sign_in(name, "not the password at all")
-        session = phone.sign_in(name, PASSWORD)
+            phone.account.sign_in(name, "not the password at all")
+        session = phone.account.sign_in(name, PASSWORD)
         secrets.append(session.token)
-        game = laptop.create_game(bot="simple")
-        listed = phone.account_games()
+        game = laptop.games.create(bot="simple")
+        listed = phone.account.games()
         assert [g["game_id"] for g in listed] == [game.game_id]
-        on_phone = phone.game(game.game_id)
+        on_phone = phone.games.get(game.game_id)
         action = next(a for a in on_phone.refresh()["legal_actions"] if a["type"] in ("pass", "draw"))
         on_phone.act(action)
-        assert len(phone.sessions()) == 2 and phone.account()["name"] == name
+        assert len(phone.account.sessions()) == 2 and phone.account.get()["name"] == name
 
-        made = phone.create_token("my bot", ["play"])
-        reader = phone.create_token("read only", ["read"])
+        made = phone.account.create_token("my bot", ["play"])
+        reader = phone.account.create_token("read only", ["read"])
         secrets += [made["token"], reader["token"]]
         bot, dashboard = (
             Client(base, token=made["token"], retries=0),
             Client(base, token=reader["token"], retries=0),
         )
         with pytest.raises(TokenScope):
-            dashboard.create_game(bot="simple")
+            dashboard.games.create(bot="simple")
         for _ in range(6):  # both workers have seen the token
-            assert bot.account()["credential"]["kind"] == "token"
-        assert [t["description"] for t in phone.tokens()] == ["read only", "my bot"]
-        phone.revoke_token(made["id"])
+            assert bot.account.get()["credential"]["kind"] == "token"
+        assert [t["description"] for t in phone.account.tokens()] == ["read only", "my bot"]
+        phone.account.revoke_token(made["id"])
         for _ in range(6):  # refused at once, by whichever worker answers
             with pytest.raises(UnknownPlayer):
-                bot.account()
-        assert laptop.sign_out() == 1 and laptop.token is None
-        assert phone.sign_out("all") == 1
+                bot.account.get()
+        assert laptop.account.sign_out() == 1 and laptop.token is None
+        assert phone.account.sign_out("all") == 1
     finally:
         stop_gunicorn(process)
     log = "\n".join(path.read_text(errors="replace") for path in tmp_path.glob("gunicorn-*.log"))

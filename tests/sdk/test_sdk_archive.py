@@ -56,7 +56,7 @@ def test_a_players_games_come_newest_first_page_by_page_only_as_they_are_read(
     client: Client, history: History
 ) -> None:
     sent = Recorded(client)
-    games = client.player_games(history.name, limit=2)
+    games = client.archive.games(history.name, limit=2)
     assert sent.urls == []  # nothing is asked before the first game is
     first = next(games)
     assert first["game_id"] == history.played and len(sent.urls) == 1
@@ -73,7 +73,7 @@ def test_a_players_games_come_newest_first_page_by_page_only_as_they_are_read(
     assert resigned["rating"] is not None and resigned["rating"]["before"] is None
     # islice stops reading: one page for the first two.
     sent.urls.clear()
-    assert len(list(itertools.islice(client.player_games(history.name, limit=2), 2))) == 2
+    assert len(list(itertools.islice(client.archive.games(history.name, limit=2), 2))) == 2
     assert len(sent.urls) == 1
 
 
@@ -83,7 +83,7 @@ def test_the_filters_are_the_services(client: Client, history: History) -> None:
     now = dt.datetime.now(dt.UTC)
 
     def listed(**filters: Any) -> list[str]:
-        return [game["game_id"] for game in client.player_games(history.name, limit=3, **filters)]
+        return [game["game_id"] for game in client.archive.games(history.name, limit=3, **filters)]
 
     assert listed(rated=True) == resigned and listed(rated=False) == [history.played]
     assert listed(family="standard", rated=True) == resigned
@@ -98,31 +98,31 @@ def test_the_filters_are_the_services(client: Client, history: History) -> None:
     with pytest.raises(ValidationError):
         listed(result="maybe")
     with pytest.raises(TypeError):
-        client.player_games(history.name, colour="red")  # type: ignore[call-arg]
+        client.archive.games(history.name, colour="red")  # type: ignore[call-arg]
     with pytest.raises(PlayerNotFound):
-        next(client.player_games(unique("nobody")))
+        next(client.archive.games(unique("nobody")))
 
 
 def test_the_ndjson_export_streams_every_listed_game_as_its_export_document(
     client: Client, history: History
 ) -> None:
-    documents = list(client.export_games(history.name))
-    assert [d["game_id"] for d in documents] == [g["game_id"] for g in client.player_games(history.name)]
+    documents = list(client.archive.export_games(history.name))
+    assert [d["game_id"] for d in documents] == [g["game_id"] for g in client.archive.games(history.name)]
     assert len(documents) == len(history.newest_first)
     assert all(d["format"] == "ginrummy.match" and d["version"] == 1 for d in documents)
-    assert documents[0] == client.export(history.played)
-    rated = [d["game_id"] for d in client.export_games(history.name, rated=True)]
+    assert documents[0] == client.archive.export(history.played)
+    rated = [d["game_id"] for d in client.archive.export_games(history.name, rated=True)]
     assert rated == history.newest_first[1:]
-    with contextlib.closing(client.export_games(history.name)) as stream:  # one, and let go
+    with contextlib.closing(client.archive.export_games(history.name)) as stream:  # one, and let go
         assert next(stream)["game_id"] == history.played
     with pytest.raises(PlayerNotFound):
-        next(client.export_games(unique("nobody")))
+        next(client.archive.export_games(unique("nobody")))
 
 
 def test_a_played_out_match_exports_every_hand_and_a_game_in_play_none(
     client: Client, history: History
 ) -> None:
-    export = client.export(history.played)
+    export = client.archive.export(history.played)
     assert export["game_id"] == history.played and export["rated"] is False and export["family"] is None
     assert export["hand_count"] == len(export["hands"]) >= 1
     assert [hand["number"] for hand in export["hands"]] == list(range(1, export["hand_count"] + 1))
@@ -130,23 +130,23 @@ def test_a_played_out_match_exports_every_hand_and_a_game_in_play_none(
         assert len(hand["initial_hands"]) == 2 and hand["actions"] and hand["result"]["outcome"]
     assert export["result"]["match_over"] and export["result"]["end_reason"] == "finished"
     assert [p["name"] for p in export["players"]][1] == "simple"
-    in_play = client.create_game(bot="simple")  # nobody's game: the player's list stays as it is
+    in_play = client.games.create(bot="simple")  # nobody's game: the player's list stays as it is
     with pytest.raises(NotArchived):
-        client.export(in_play.game_id)
+        client.archive.export(in_play.game_id)
 
 
 def test_the_rating_history_follows_each_rated_game(client: Client, history: History) -> None:
-    points = client.rating_history(history.name)["families"]["standard"]
+    points = client.archive.rating_history(history.name)["families"]["standard"]
     assert [p["game_id"] for p in points] == history.resigned
     assert points[0]["before"] is None
     for earlier, later in itertools.pairwise(points):
         assert later["before"] == earlier["after"]
-    assert client.rating_history(history.name, family="oklahoma") == {
+    assert client.archive.rating_history(history.name, family="oklahoma") == {
         "player": history.name,
         "families": {},
     }
     with pytest.raises(PlayerNotFound):
-        client.rating_history(unique("nobody"))
+        client.archive.rating_history(unique("nobody"))
 
 
 def test_the_readmes_example_runs_as_printed(
@@ -216,7 +216,7 @@ def test_an_error_line_ends_the_stream_with_its_exception_after_the_games_before
     error = {"type": "error", "code": "archive_unavailable", "detail": "the archive does not answer"}
     body = (json.dumps(game) + "\n\n" + json.dumps(error) + "\n").encode()
     with canned_client(io.BytesIO(body)) as client:
-        stream = client.export_games("Ann")
+        stream = client.archive.export_games("Ann")
         assert next(stream)["game_id"] == "g1"
         with pytest.raises(ArchiveUnavailable) as raised:
             next(stream)
@@ -226,7 +226,7 @@ def test_an_error_line_ends_the_stream_with_its_exception_after_the_games_before
 def test_a_stream_that_breaks_is_connection_failed_after_the_games_before_it() -> None:
     game = {"format": "ginrummy.match", "version": 1, "game_id": "g1"}
     with canned_client(Breaking((json.dumps(game) + "\n").encode())) as client:
-        stream = client.export_games("Ann")
+        stream = client.archive.export_games("Ann")
         assert next(stream)["game_id"] == "g1"
         with pytest.raises(ConnectionFailed) as raised:
             next(stream)
@@ -235,15 +235,17 @@ def test_a_stream_that_breaks_is_connection_failed_after_the_games_before_it() -
 
 def test_a_player_lists_its_private_games_others_do_not(live_service: str) -> None:
     with Client(live_service) as anonymous:
-        player = anonymous.create_player(unique("Prv"))
+        player = anonymous.players.create(unique("Prv"))
     with Client(live_service, token=player.token) as me, Client(live_service) as anyone:
-        game = me.create_game(bot="simple", rated=True, private=True)
+        game = me.games.create(bot="simple", rated=True, private=True)
         game.resign()
         archived(me, game.game_id)
-        assert [g["game_id"] for g in me.player_games(player.name)] == [game.game_id]
-        assert [d["game_id"] for d in me.export_games(player.name)] == [game.game_id]
-        assert list(anyone.player_games(player.name)) == []
-        assert [p["game_id"] for p in me.rating_history(player.name)["families"]["standard"]] == [
+        assert [g["game_id"] for g in me.archive.games(player.name)] == [game.game_id]
+        assert [d["game_id"] for d in me.archive.export_games(player.name)] == [game.game_id]
+        assert list(anyone.archive.games(player.name)) == []
+        assert [p["game_id"] for p in me.archive.rating_history(player.name)["families"]["standard"]] == [
             game.game_id
         ]
-        assert [p["game_id"] for p in anyone.rating_history(player.name)["families"]["standard"]] == [None]
+        assert [p["game_id"] for p in anyone.archive.rating_history(player.name)["families"]["standard"]] == [
+            None
+        ]

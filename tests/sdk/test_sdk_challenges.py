@@ -5,12 +5,9 @@ id across ended streams and dropped connections; the refusals as their own excep
 
 from __future__ import annotations
 
-import contextlib
-import re
 import threading
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from ginrummy.app.challenges import DECLINE_REASONS as SERVICE_REASONS
@@ -37,7 +34,6 @@ from .conftest import Answer, Reader, stub_service, wait_until
 from .proxy import Proxy
 
 PASSWORD = "a long enough password"
-README = Path(__file__).resolve().parents[2] / "clients" / "python" / "README.md"
 
 
 class Listener(Reader[AccountEvent]):
@@ -62,14 +58,14 @@ def people(live_service: str) -> Iterator[tuple[Client, Client, str]]:
     token with scope bot — the client that plays holds that token. Returns (person, bot, bot's name)."""
     name = unique("sdkbot")
     with Client(live_service) as person, Client(live_service) as owner:
-        person.sign_up(unique("ann"), PASSWORD)
-        owner.sign_up(name, PASSWORD)
-        assert owner.become_bot()["bot"] is True
+        person.account.sign_up(unique("ann"), PASSWORD)
+        owner.account.sign_up(name, PASSWORD)
+        assert owner.account.become_bot()["bot"] is True
         with pytest.raises(AlreadyBot):
-            owner.become_bot()
+            owner.account.become_bot()
         with pytest.raises(TokenScope):  # a bot account's session only reads
-            owner.create_game(bot="simple")
-        token = owner.create_token("engine", ["bot"])["token"]
+            owner.games.create(bot="simple")
+        token = owner.account.create_token("engine", ["bot"])["token"]
         with Client(live_service, token=token) as bot:
             yield person, bot, name
 
@@ -78,52 +74,52 @@ def test_a_bot_account_is_challenged_accepts_declines_and_is_told_of_all(
     people: tuple[Client, Client, str],
 ) -> None:
     person, bot, name = people
-    assert name not in [entry["name"] for entry in bot.bots().get("accounts", [])]
-    listener = Listener(bot.account_stream(wait=30))
-    mine = Listener(person.account_stream(wait=30))
+    assert name not in [entry["name"] for entry in bot.service.bots().get("accounts", [])]
+    listener = Listener(bot.account.stream(wait=30))
+    mine = Listener(person.account.stream(wait=30))
     try:
-        wait_until(lambda: name in [a["name"] for a in person.bots().get("accounts", [])], "online")
+        wait_until(lambda: name in [a["name"] for a in person.service.bots().get("accounts", [])], "online")
 
         # Challenged: the bot hears of it, lists it, reads it, accepts it; both sides get gameStart.
-        sent = person.challenge(name, rules={"preset": "standard", "options": {"target": 1}})
+        sent = person.challenges.create(name, rules={"preset": "standard", "options": {"target": 1}})
         assert sent.status == "open" and sent.game_id is None and sent.token not in repr(sent)
         [heard] = listener.wait_for("challenge")
         assert heard["challenge"]["id"] == sent.id and heard["id"]
         assert heard["challenge"]["opponent"] == {"name": name, "player": name, "bot": True}
-        assert [c["id"] for c in bot.challenges()["in"]] == [sent.id]
-        assert [c["id"] for c in person.challenges()["out"]] == [sent.id]
-        assert bot.challenge_status(sent.id)["rules"]["options"] == {"target": 1}
-        game = bot.accept_challenge(sent.id)
+        assert [c["id"] for c in bot.challenges.list()["in"]] == [sent.id]
+        assert [c["id"] for c in person.challenges.list()["out"]] == [sent.id]
+        assert bot.challenges.get(sent.id)["rules"]["options"] == {"target": 1}
+        game = bot.challenges.accept(sent.id)
         assert game.seat == 1 and game.view["seat"] == 1
         with pytest.raises(ChallengeClosed) as closed:
-            bot.accept_challenge(sent.id)
+            bot.challenges.accept(sent.id)
         assert closed.value.challenge_status == "accepted"
         [started] = listener.wait_for("gameStart")
         assert started["game"]["game_id"] == game.game_id and started["game"]["seat"] == 1
         [theirs] = mine.wait_for("gameStart")
         assert theirs["game"]["seat"] == 0 and theirs["game"]["opponent"]["name"] == name
-        assert person.challenge_status(sent.id)["game_id"] == game.game_id
+        assert person.challenges.get(sent.id)["game_id"] == game.game_id
         # Seats belong to accounts: the person plays seat 0 with its session, no seat token.
-        assert person.game(game.game_id).seat == 0
+        assert person.games.get(game.game_id).seat == 0
 
         # Declined with a reason: the challenger is told.
-        second = person.challenge(name, rated=True, rules="oklahoma")
+        second = person.challenges.create(name, rated=True, rules="oklahoma")
         listener.wait_for("challenge", 2)
-        declined = bot.decline_challenge(second.id, "casual")
+        declined = bot.challenges.decline(second.id, "casual")
         assert declined["status"] == "declined" and declined["decline_reason"] == "casual"
         [told] = mine.wait_for("challengeDeclined")
         assert told["challenge"]["id"] == second.id and told["challenge"]["decline_reason"] == "casual"
 
         # Cancelled: the challenged is told.
-        third = person.challenge(name, clock="rapid")
+        third = person.challenges.create(name, clock="rapid")
         listener.wait_for("challenge", 3)
-        assert person.cancel_challenge(third.id)["status"] == "canceled"
+        assert person.challenges.cancel(third.id)["status"] == "canceled"
         [cancelled] = listener.wait_for("challengeCanceled")
         assert cancelled["challenge"]["id"] == third.id
-        assert bot.challenges()["in"] == []
+        assert bot.challenges.list()["in"] == []
 
         # The game ends: both sides hear how.
-        person.game(game.game_id).resign()
+        person.games.get(game.game_id).resign()
         [finished] = listener.wait_for("gameFinish")
         assert finished["game"]["result"] == "won" and finished["game"]["end_reason"] == "resigned"
         assert mine.wait_for("gameFinish")[0]["game"]["result"] == "lost"
@@ -133,12 +129,12 @@ def test_a_bot_account_is_challenged_accepts_declines_and_is_told_of_all(
     # An account that has played may not become a bot (once the game is archived, a moment after it ends).
     wait_until(lambda: archived(person, game.game_id), "the resigned game in the archive", timeout=30)
     with pytest.raises(AccountHasGames):
-        person.become_bot()
+        person.account.become_bot()
 
 
 def archived(client: Client, game_id: str) -> bool:
     try:
-        client.export(game_id)
+        client.archive.export(game_id)
     except NotArchived:
         return False
     return True
@@ -148,23 +144,23 @@ def test_the_account_stream_starts_with_the_present_and_resumes_after_its_last_i
     people: tuple[Client, Client, str], live_service: str
 ) -> None:
     person, bot, name = people
-    first = person.challenge(name, rules={"preset": "standard", "options": {"target": 1}})
-    game = bot.accept_challenge(first.id)
-    waiting = person.challenge(name)
+    first = person.challenges.create(name, rules={"preset": "standard", "options": {"target": 1}})
+    game = bot.challenges.accept(first.id)
+    waiting = person.challenges.create(name)
     # Afresh: a gameStart for the game in play, a challenge for the one still open.
-    stream = bot.account_stream(wait=1)
+    stream = bot.account.stream(wait=1)
     present = [next(stream), next(stream)]
     assert sorted(event["type"] for event in present) == ["challenge", "gameStart"]
     assert {event["id"] for event in present} == {present[0]["id"]}
     stream.close()
     # Resumed from the last id: only what came since — across streams the service ends every second.
-    resumed = Listener(bot.account_stream(since=present[0]["id"], wait=1))
+    resumed = Listener(bot.account.stream(since=present[0]["id"], wait=1))
     try:
-        person.cancel_challenge(waiting.id)
+        person.challenges.cancel(waiting.id)
         resumed.wait_for("challengeCanceled")
         wait_until(lambda: resumed.feed.last_id != present[0]["id"], "the stream to move on")
         threading.Event().wait(1.5)  # the service ends the stream at least once meanwhile
-        person.game(game.game_id).resign()
+        person.games.get(game.game_id).resign()
         resumed.wait_for("gameFinish")
     finally:
         events = resumed.stop()
@@ -176,13 +172,13 @@ def test_a_page_of_the_account_stream_is_a_mark_after_which_nothing_is_missed(
     people: tuple[Client, Client, str],
 ) -> None:
     person, bot, name = people
-    mark = person.account_events()  # afresh: the present (nothing in play, nothing received) and a mark
+    mark = person.account.events()  # afresh: the present (nothing in play, nothing received) and a mark
     assert mark["events"] == [] and mark["last_id"]
-    sent = person.challenge(name)
-    present = bot.account_events()["events"]  # the challenged: the challenge received, in the present
+    sent = person.challenges.create(name)
+    present = bot.account.events()["events"]  # the challenged: the challenge received, in the present
     assert [(e["type"], e["challenge"]["id"]) for e in present] == [("challenge", sent.id)]
-    bot.decline_challenge(sent.id, "later")  # answered before the challenger looks: still after the mark
-    page = person.account_events(since=mark["last_id"])
+    bot.challenges.decline(sent.id, "later")  # answered before the challenger looks: still after the mark
+    page = person.account.events(since=mark["last_id"])
     assert [(e["type"], e["challenge"]["id"]) for e in page["events"]] == [
         ("challenge", sent.id),
         ("challengeDeclined", sent.id),
@@ -190,16 +186,16 @@ def test_a_page_of_the_account_stream_is_a_mark_after_which_nothing_is_missed(
     assert page["events"][1]["challenge"]["decline_reason"] == "later"
     assert page["last_id"] == page["events"][-1]["id"] != mark["last_id"]
     # Nothing new: a short long poll answers an empty page that keeps the mark.
-    quiet = person.account_events(since=page["last_id"], wait=0.5)
+    quiet = person.account.events(since=page["last_id"], wait=0.5)
     assert quiet == {"events": [], "last_id": page["last_id"]}
     # A long poll answers with what comes while it waits (or came just before it asked).
     later: list[str] = []
-    sender = threading.Thread(target=lambda: later.append(person.challenge(name).id))
+    sender = threading.Thread(target=lambda: later.append(person.challenges.create(name).id))
     sender.start()
-    waited = person.account_events(since=page["last_id"], wait=30)
+    waited = person.account.events(since=page["last_id"], wait=30)
     sender.join()
     assert [(e["type"], e["challenge"]["id"]) for e in waited["events"]] == [("challenge", later[0])]
-    person.cancel_challenge(later[0])
+    person.challenges.cancel(later[0])
 
 
 def test_the_account_stream_rides_out_dropped_connections(
@@ -207,12 +203,12 @@ def test_the_account_stream_rides_out_dropped_connections(
 ) -> None:
     person, bot, name = people
     with Client(proxy.url, token=bot.token) as through_proxy:
-        listener = Listener(through_proxy.account_stream(wait=30))
+        listener = Listener(through_proxy.account.stream(wait=30))
         try:
             sent = []
             for n in range(3):
                 wait_until(lambda n=n: len(proxy.requests_to("GET /v1/account/stream")) > n, "a stream")
-                sent.append(person.challenge(name).id)
+                sent.append(person.challenges.create(name).id)
                 listener.wait_for("challenge", n + 1)
                 # Once the stream stands after it (a fresh stream tells the present again until then).
                 wait_until(lambda: listener.feed.last_id is not None, "the challenge's id kept")
@@ -228,52 +224,37 @@ def test_a_house_bot_accepts_at_once_and_rated_works_with_an_account(
     people: tuple[Client, Client, str],
 ) -> None:
     person, bot, name = people
-    listed = person.bots()
+    listed = person.service.bots()
     expert = next(entry for entry in listed["bots"] if entry["name"] == "expert")
     assert expert.get("player") == "bot-expert" and expert.get("ratings", {})["standard"]["rating"]
-    made = bot.challenge("bot-expert", rated=True)
+    made = bot.challenges.create("bot-expert", rated=True)
     assert made.status == "accepted" and made.game_id
-    view = bot.game(made.game_id).view
+    view = bot.games.get(made.game_id).view
     assert view["rated"] is True and view["seat"] == 0 and view["players"][1]["name"] == "expert"
 
 
 def test_challenges_refused_raise_their_own_errors(people: tuple[Client, Client, str]) -> None:
     person, bot, name = people
-    me = person.account()["name"]
+    me = person.account.get()["name"]
     with pytest.raises(ChallengeSelf):
-        person.challenge(me)
+        person.challenges.create(me)
     with pytest.raises(PlayerNotFound):
-        person.challenge(unique("nobody"))
+        person.challenges.create(unique("nobody"))
     with pytest.raises(BadRules):
-        person.challenge(name, rules="backgammon")
+        person.challenges.create(name, rules="backgammon")
     with pytest.raises(RatedNeedsPreset):
-        person.challenge(name, rated=True, rules={"preset": "standard", "options": {"target": 50}})
+        person.challenges.create(name, rated=True, rules={"preset": "standard", "options": {"target": 50}})
     with pytest.raises(UnknownBot):
-        person.challenge("bot-grandmaster")
+        person.challenges.create("bot-grandmaster")
     with pytest.raises(ChallengeNotFound):
-        bot.challenge_status("no-such-challenge")
+        bot.challenges.get("no-such-challenge")
     assert DECLINE_REASONS == SERVICE_REASONS  # the SDK's copy of the service's list
     with Client(person.server) as anonymous:
         with pytest.raises(PlayerRequired):
-            anonymous.challenge(name, rated=True)
-        guest = anonymous.challenge(name, name="Guest")  # anonymous: its token is the key
-        assert anonymous.challenge_status(guest.id, token=guest.token)["challenger"]["player"] is None
-        assert anonymous.cancel_challenge(guest.id, token=guest.token)["status"] == "canceled"
-
-
-def test_the_readme_makes_a_bot_account_as_printed(live_service: str, tmp_path: Path) -> None:
-    text = README.read_text(encoding="utf-8")
-    section = text.split("## A bot account: `gin-bot --account`", 1)[1].split("\n## ", 1)[0]
-    code = re.findall(r"```python\n(.*?)```", section, re.S)[0]
-    name = unique("readme")
-    code = code.replace("http://127.0.0.1:8000", live_service).replace('"MyBot"', repr(name))
-    with contextlib.chdir(tmp_path):
-        exec(compile(code, str(README), "exec"), {})
-    token = (tmp_path / "mybot.token").read_text()
-    with Client(live_service, token=token) as bot:
-        account = bot.account()
-        assert account["name"] == name and account["bot"] is True
-        assert account["credential"] == {"kind": "token", "scopes": ["bot"]}
+            anonymous.challenges.create(name, rated=True)
+        guest = anonymous.challenges.create(name, name="Guest")  # anonymous: its token is the key
+        assert anonymous.challenges.get(guest.id, token=guest.token)["challenger"]["player"] is None
+        assert anonymous.challenges.cancel(guest.id, token=guest.token)["status"] == "canceled"
 
 
 # --- resuming, against a stub that speaks the service's lines -----------------------------------------
@@ -306,7 +287,7 @@ def test_the_account_stream_resumes_after_error_lines_and_a_503_from_the_last_id
         return 200, {}, STREAM_LINES[since]
 
     with stub_service(answer) as server, Client(server.url, token="gin_p_secret") as client:
-        stream = client.account_stream(wait=5)
+        stream = client.account.stream(wait=5)
         delivered = []
         with pytest.raises(ApiError) as raised:
             for event in stream:

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_refused_cards_and_moves(client: Client) -> None:
-    game = client.create_game(bot="simple", seed=8)
+    game = client.games.create(bot="simple", seed=8)
     if game.phase != "draw":
         game.pass_()
     game.draw("stock")
@@ -48,15 +48,15 @@ def test_refused_cards_and_moves(client: Client) -> None:
         game.act({"type": "shuffle"})
     assert type(schema.value) is ValidationError and "type" in schema.value.errors["json"]
     with pytest.raises(UnknownBot) as unknown:
-        client.create_game(bot="nobody")
+        client.games.create(bot="nobody")
     assert "simple" in unknown.value.problem["bots"]
 
 
 def test_turns_seats_and_games(client: Client, live_service: str) -> None:
-    host = client.create_game(human=True)
+    host = client.games.create(human=True)
     with pytest.raises(WaitingForOpponent):
         host.act({"type": "pass"})
-    guest = client.join_game(host.game_id, host.invitation)
+    guest = client.games.join(host.game_id, host.invitation)
     host.refresh()
     idle, mover = (host, guest) if guest.your_move else (guest, host)
     assert (
@@ -69,12 +69,12 @@ def test_turns_seats_and_games(client: Client, live_service: str) -> None:
     assert isinstance(turn.value, IllegalAction) and turn.value.turn == mover.seat
     assert turn.value.legal_actions == idle.legal_actions  # resign and abort: never the play's moves
     with pytest.raises(Forbidden) as used:
-        client.join_game(f"{host.game_id}:{host.invitation}")
+        client.games.join(f"{host.game_id}:{host.invitation}")
     assert used.value.code == "bad_invitation"
     with pytest.raises(Unauthorized):
-        client.game(host.game_id).act(mover.play_actions[0])  # a spectator cannot move
+        client.games.get(host.game_id).act(mover.play_actions[0])  # a spectator cannot move
     with pytest.raises(NotFound) as missing:
-        client.game("no-such-game")
+        client.games.get("no-such-game")
     assert missing.value.code == "game_not_found" and missing.value.status == 404
     with pytest.raises(NotFound) as live:
         host.hand(1)
@@ -82,7 +82,7 @@ def test_turns_seats_and_games(client: Client, live_service: str) -> None:
 
 
 def test_undo_and_the_headers_the_sdk_always_sends(client: Client) -> None:
-    game = client.create_game(bot="simple", seed=9)
+    game = client.games.create(bot="simple", seed=9)
     with pytest.raises(CannotUndo):
         game.undo()
     path = f"/v1/games/{game.game_id}/actions"
@@ -95,14 +95,14 @@ def test_undo_and_the_headers_the_sdk_always_sends(client: Client) -> None:
 
 
 def test_no_secret_in_reprs_or_messages(client: Client, live_service: str) -> None:
-    host = client.create_game(human=True, name="Ann")
+    host = client.games.create(human=True, name="Ann")
     assert host.token and host.invitation
     secrets = (host.token, host.invitation)
     texts = [repr(host), str(host), repr(Client(live_service, token=host.token))]
     with pytest.raises(Forbidden) as wrong:
-        client.game(host.game_id, token=host.invitation)  # an invitation is no seat token
+        client.games.get(host.game_id, token=host.invitation)  # an invitation is no seat token
     with pytest.raises(Forbidden) as reused:
-        client.join_game(host.game_id, host.token)
+        client.games.join(host.game_id, host.token)
     for error in (wrong.value, reused.value):
         texts += [str(error), repr(error), error.detail, error.title]
     for text in texts:

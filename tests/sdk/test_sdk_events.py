@@ -41,8 +41,8 @@ def play(
 def watched(live_service: str, proxy: Proxy) -> Iterator[tuple[Game, Game]]:
     """A game against the bot (played straight to the service) and the same seat seen through the proxy."""
     with Client(live_service) as player, Client(proxy.url) as watcher:
-        game = player.create_game(bot="simple", seed=424242)
-        yield game, watcher.game(game.game_id, game.token)
+        game = player.games.create(bot="simple", seed=424242)
+        yield game, watcher.games.get(game.game_id, game.token)
 
 
 def test_the_stream_resumes_after_the_connection_drops(watched: tuple[Game, Game], proxy: Proxy) -> None:
@@ -84,7 +84,7 @@ def test_long_polls_resume_after_the_connection_drops(watched: tuple[Game, Game]
 
 
 def test_until_ends_the_feed_and_trimmed_events_are_reported(client: Client) -> None:
-    game = client.create_game(bot="simple", seed=99)
+    game = client.games.create(bot="simple", seed=99)
     first = game.cursor
     for _ in range(12):  # more events than the service keeps (GIN_EVENTS_MAXLEN = 16)
         game.act(choose(game.view))
@@ -187,8 +187,8 @@ def test_the_feed_says_when_the_opponent_seems_gone_and_the_claim_wins(
     impatient_service: str, stream: bool
 ) -> None:
     with Client(impatient_service) as ann, Client(impatient_service) as bob:
-        game = ann.create_game(human=True)
-        joined = bob.join_game(game.game_id, game.invitation)
+        game = ann.games.create(human=True)
+        joined = bob.games.join(game.game_id, game.invitation)
         game.refresh()
         waiting = joined if game.your_move else game
         reader = Reader(waiting.events(wait=2, stream=stream))

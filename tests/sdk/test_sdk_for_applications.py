@@ -12,9 +12,9 @@ from .proxy import Proxy
 
 def test_an_application_names_itself_before_the_sdk(proxy: Proxy) -> None:
     with Client(proxy.url, user_agent="gin-cli/0.1.0") as client:
-        client.bots()
+        client.service.bots()
     with Client(proxy.url) as client:
-        client.rules()
+        client.service.rules()
     (named,) = proxy.requests_to("GET /v1/bots ")
     assert named.headers["user-agent"] == f"gin-cli/0.1.0 ginrummy-client/{__version__}"
     (plain,) = proxy.requests_to("GET /v1/rules ")
@@ -24,7 +24,7 @@ def test_an_application_names_itself_before_the_sdk(proxy: Proxy) -> None:
 def test_a_connection_failure_says_why_in_a_few_words() -> None:
     server = f"http://127.0.0.1:{free_port()}"  # nothing listens there
     with Client(server, retries=0) as client, pytest.raises(ConnectionFailed) as failed:
-        client.bots()
+        client.service.bots()
     assert failed.value.reason == "connection refused"
     assert str(failed.value) == f"GET /v1/bots: cannot reach {server} (connection refused)"
     assert ConnectionFailed("made by hand").reason == ""  # the reason is optional

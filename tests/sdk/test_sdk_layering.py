@@ -1,5 +1,6 @@
 """The SDK's modules stand apart: every request goes through the one Requestor, no module reaches into
-another's private names, and the imports that run (not those for type checking) form no circle."""
+another's private names, the imports that run (not those for type checking) form no circle, and each part
+of the API is a resource client of the Client."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import ast
 from pathlib import Path
 
 import ginrummy_client
+from ginrummy_client import Client
+from ginrummy_client.resource import Resource
 
 PACKAGE = Path(ginrummy_client.__file__).parent
 
@@ -58,7 +61,8 @@ def test_the_imports_that_run_form_no_circle() -> None:
     for name in graph:
         visit(name, ())
     assert graph["events"] <= {"errors", "models", "transport"}  # a feed needs no Game
-    assert "client" not in graph["game"] | graph["people"] | graph["events"]
+    # The resource clients get their Client when it makes them: none imports it (but to type it).
+    assert [name for name, imported in graph.items() if "client" in imported] == ["__init__"]
 
 
 def test_only_the_requestor_sends() -> None:
@@ -76,3 +80,15 @@ def test_only_the_requestor_sends() -> None:
                     ):
                         callers.append(f"{name}.{node.name}")
     assert callers == ["transport.request"]
+
+
+def test_each_part_of_the_api_is_a_resource_client_sharing_the_clients_requestor() -> None:
+    client = Client("http://127.0.0.1:9", token="gin_p_secret")
+    parts = {name: value for name, value in vars(client).items() if isinstance(value, Resource)}
+    assert sorted(parts) == [
+        "account", "archive", "challenges", "games", "lobby", "players", "reviews", "service",
+    ]  # fmt: skip
+    for part in parts.values():
+        assert part.requestor is client.requestor and part.token == "gin_p_secret"
+    client.token = None  # signed out: every part acts without a token from now on
+    assert all(part.token is None for part in parts.values())

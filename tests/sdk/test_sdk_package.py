@@ -1,12 +1,10 @@
-"""The SDK is its own distribution: it depends on requests alone, imports nothing of the service, ships
-its type information, and its docstring examples run."""
+"""The SDK is its own distribution, a library only: it depends on requests alone, imports nothing of the
+service nor of the programs built on it, ships its type information, and its docstring examples run."""
 
 from __future__ import annotations
 
-import ast
 import doctest
 import importlib
-import json
 import subprocess
 import sys
 import tomllib
@@ -14,31 +12,23 @@ from pathlib import Path
 
 import ginrummy_client
 
+from .imports import absolute_imports, loaded_by
+
 PACKAGE = Path(ginrummy_client.__file__).parent
-MODULES = sorted(path.stem for path in PACKAGE.glob("*.py") if path.stem != "__init__")
+SHIM = "harness"
+"""The old path of gin-bot's harness, for one release: importing it warns."""
+MODULES = sorted(path.stem for path in PACKAGE.glob("*.py") if path.stem not in ("__init__", SHIM))
 
 
 def test_it_imports_nothing_of_the_service() -> None:
-    program = (
-        "import json, sys, ginrummy_client\n"
-        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('ginrummy', 'gin_cli'))))"
-    )
-    loaded = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
-    assert json.loads(loaded.stdout) == []
+    assert loaded_by("ginrummy_client", ("ginrummy", "gin_cli", "gin_bot")) == []
 
 
 def test_its_imports_are_the_standard_library_requests_and_itself() -> None:
     for path in PACKAGE.glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and not node.level:
-                names = [node.module or ""]
-            else:
-                continue
-            for name in names:
-                top = name.split(".")[0]
-                assert top in sys.stdlib_module_names or top == "requests", f"{path.name} imports {name}"
+        for name in absolute_imports(path):
+            top = name.split(".")[0]
+            assert top in sys.stdlib_module_names or top == "requests", f"{path.name} imports {name}"
 
 
 def test_the_distribution_depends_on_requests_only_and_is_typed() -> None:
@@ -46,7 +36,7 @@ def test_the_distribution_depends_on_requests_only_and_is_typed() -> None:
     assert project["name"] == "ginrummy-client" and project["version"] == ginrummy_client.__version__
     assert project["dependencies"] == ["requests>=2.32"]
     assert (PACKAGE / "py.typed").exists()
-    assert project["scripts"] == {"gin-bot": "ginrummy_client.harness:main"}  # the bot harness only
+    assert "scripts" not in project  # gin-bot is a distribution of its own: clients/bot
 
 
 def test_the_docstring_examples_run() -> None:
@@ -61,3 +51,22 @@ def test_the_docstring_examples_run() -> None:
 def test_the_public_names_are_exported() -> None:
     for name in ginrummy_client.__all__:
         assert hasattr(ginrummy_client, name), name
+
+
+def test_the_old_path_of_the_harness_warns_and_gives_gin_bots() -> None:
+    program = (
+        "import warnings\n"
+        "warnings.simplefilter('error')\n"
+        "try:\n"
+        "    import ginrummy_client.harness\n"
+        "except DeprecationWarning as warning:\n"
+        "    print(warning)\n"
+        "warnings.simplefilter('ignore')\n"
+        "import gin_bot.harness, ginrummy_client.harness as old\n"
+        "from ginrummy_client.harness import main\n"
+        "print(main is old.main is gin_bot.harness.main and old.load_bot is gin_bot.harness.load_bot)\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    warned, same = ran.stdout.splitlines()
+    assert "ginrummy_client.harness is deprecated" in warned and "gin_bot.harness" in warned
+    assert same == "True"

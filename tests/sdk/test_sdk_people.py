@@ -66,7 +66,7 @@ class Person:
 def players(live_service: str) -> Iterator[tuple[Person, Person]]:
     """Two new players, Ann and Bob."""
     with Client(live_service) as anonymous:
-        ann, bob = anonymous.create_player(unique("Ann")), anonymous.create_player(unique("Bob"))
+        ann, bob = anonymous.players.create(unique("Ann")), anonymous.players.create(unique("Bob"))
     with (
         Client(live_service, token=ann.token) as ann_client,
         Client(live_service, token=bob.token) as bob_client,
@@ -76,20 +76,20 @@ def players(live_service: str) -> Iterator[tuple[Person, Person]]:
 
 def quick_match(ann: Person, bob: Person, **seek: Any) -> tuple[Game, Game, Seek]:
     """Ann seeks and waits on Seek.wait in a thread; Bob's quick seek is paired with hers at once."""
-    waiting = ann.client.seek(**seek)
+    waiting = ann.client.lobby.seek(**seek)
     assert isinstance(waiting, Seek) and waiting.status == "open"
-    listed = ann.client.lobby()["seeks"]
+    listed = ann.client.lobby.get()["seeks"]
     assert any(s["id"] == waiting.id and s["player"] == ann.name for s in listed)
     found: list[Game | None] = []
     thread = threading.Thread(target=lambda: found.append(waiting.wait(timeout=15)))
     thread.start()
-    paired = bob.client.seek(**seek)
+    paired = bob.client.lobby.seek(**seek)
     thread.join(20)
     assert isinstance(paired, Game) and paired.seat == 1
     (mine,) = found
     assert mine is not None and mine.seat == 0 and mine.game_id == paired.game_id
     assert mine.token == waiting.token and waiting.status == "matched"
-    assert not any(s["id"] == waiting.id for s in ann.client.lobby()["seeks"])
+    assert not any(s["id"] == waiting.id for s in ann.client.lobby.get()["seeks"])
     return mine, paired, waiting
 
 
@@ -108,10 +108,10 @@ def test_players_quick_match_resign_profiles_and_the_leaderboard(players: tuple[
     assert ann_seat.view["rated"] and [p["player"] for p in ann_seat.view["players"]] == [ann.name, bob.name]
     assert ann_seat.view["clock"] is not None and ann_seat.view["clock"]["remaining"] is not None
     play((ann_seat, bob_seat), 4)
-    live = ann.client.live_games(limit=200)["games"]
+    live = ann.client.games.live(limit=200)["games"]
     assert [g["players"] for g in live if g["game_id"] == ann_seat.game_id][0][1]["player"] == bob.name
     # The player's token is a credential of the player's seat too.
-    assert bob.client.game(bob_seat.game_id).seat == 1
+    assert bob.client.games.get(bob_seat.game_id).seat == 1
     bob_seat.refresh()
     resigned = bob_seat.resign()
     assert any(e["type"] == "match_over" for e in resigned["events"])
@@ -119,18 +119,18 @@ def test_players_quick_match_resign_profiles_and_the_leaderboard(players: tuple[
     assert ann_seat.match_over and not ann_seat.your_move
     assert ann_seat.view["end_reason"] == "resigned" and ann_seat.view["forfeited_by"] == 1
     deadline = time.monotonic() + 15  # the service's drainer archives the match a moment after its end
-    while ann.client.player(ann.name)["games"]["won"] == 0 and time.monotonic() < deadline:
+    while ann.client.players.get(ann.name)["games"]["won"] == 0 and time.monotonic() < deadline:
         time.sleep(0.05)
-    won, lost = ann.client.player(ann.name), ann.client.player(bob.name)
+    won, lost = ann.client.players.get(ann.name), ann.client.players.get(bob.name)
     assert (won["games"]["won"], lost["games"]["lost"]) == (1, 1)
     assert won["ratings"]["standard"]["rating"] > 1500 > lost["ratings"]["standard"]["rating"]
     assert won["recent"][0]["game_id"] == ann_seat.game_id
-    board = [row["name"] for row in ann.client.leaderboard("standard", limit=200)["players"]]
+    board = [row["name"] for row in ann.client.players.leaderboard("standard", limit=200)["players"]]
     assert board.index(ann.name) < board.index(bob.name)
 
 
 def test_a_rematch_against_a_bot_is_played_with_the_same_token(client: Client) -> None:
-    game = client.create_game(bot="simple", seed=5)
+    game = client.games.create(bot="simple", seed=5)
     assert {"type": "resign", "kind": "match"} in game.legal_actions and game.your_move
     with pytest.raises(NotOver):
         game.rematch()
@@ -150,9 +150,9 @@ def test_a_rematch_against_a_bot_is_played_with_the_same_token(client: Client) -
 
 
 def test_two_people_rematch_one_waiting_for_the_other(client: Client, live_service: str) -> None:
-    host = client.create_game(human=True, name="Ann")
+    host = client.games.create(human=True, name="Ann")
     with Client(live_service) as other:
-        guest = other.join_game(host.invitation_code or "")
+        guest = other.games.join(host.invitation_code or "")
         host.refresh()
         host.resign()
         offered = host.rematch()
@@ -172,9 +172,9 @@ def test_two_people_rematch_one_waiting_for_the_other(client: Client, live_servi
 
 
 def test_abort_and_a_victory_claimed_too_early(client: Client, live_service: str) -> None:
-    host = client.create_game(human=True)
+    host = client.games.create(human=True)
     with Client(live_service) as other:
-        guest = other.join_game(host.invitation_code or "")
+        guest = other.games.join(host.invitation_code or "")
         host.refresh()
         mover, idle = (host, guest) if host.your_move else (guest, host)
         with pytest.raises(TooEarly) as early:
@@ -191,35 +191,35 @@ def test_a_seek_can_be_cancelled_and_the_new_errors_have_their_classes(
     players: tuple[Person, Person], live_service: str
 ) -> None:
     ann, bob = players
-    seek = ann.client.seek(clock=own_clock(), quick=False)
+    seek = ann.client.lobby.seek(clock=own_clock(), quick=False)
     assert isinstance(seek, Seek) and seek.token not in repr(seek)
     with pytest.raises(SeekIncompatible):
-        ann.client.accept_seek(seek.id)  # one's own seek
+        ann.client.lobby.accept(seek.id)  # one's own seek
     assert seek.cancel()["status"] == "cancelled"
     assert seek.refresh()["status"] == "cancelled" and seek.wait() is None
     with pytest.raises(SeekNotFound):
-        bob.client.accept_seek("sNoSuchSeek")
+        bob.client.lobby.accept("sNoSuchSeek")
     with Client(live_service) as anonymous:
         with pytest.raises(NameTaken):
-            anonymous.create_player(ann.name.upper())
+            anonymous.players.create(ann.name.upper())
         with pytest.raises(NameReserved):
-            anonymous.create_player("bot-" + unique("x"))
+            anonymous.players.create("bot-" + unique("x"))
         with pytest.raises(PlayerNotFound):
-            anonymous.player(unique("nobody"))
+            anonymous.players.get(unique("nobody"))
         with pytest.raises(PlayerRequired):
-            anonymous.create_game(rated=True)
+            anonymous.games.create(rated=True)
     with Client(live_service, token="not-a-player-token") as stranger, pytest.raises(UnknownPlayer):
-        stranger.seek()
+        stranger.lobby.seek()
     with pytest.raises(RatedNeedsPreset):
-        ann.client.create_game(rated=True, options={"target": 50})
-    rated = ann.client.create_game(rated=True, bot="simple")
+        ann.client.games.create(rated=True, options={"target": 50})
+    rated = ann.client.games.create(rated=True, bot="simple")
     with pytest.raises(RatedGame):
         rated.hint()
-    hidden = ann.client.create_game(private=True)
+    hidden = ann.client.games.create(private=True)
     assert hidden.view["private"] and hidden.game_id not in [
-        g["game_id"] for g in ann.client.live_games()["games"]
+        g["game_id"] for g in ann.client.games.live()["games"]
     ]
-    hosted = ann.client.create_game(human=True)
+    hosted = ann.client.games.create(human=True)
     with pytest.raises(OwnGame):
-        ann.client.join_game(hosted.invitation_code or "")
+        ann.client.games.join(hosted.invitation_code or "")
     assert "token" not in repr(Player("Ann", "secret")) and "secret" not in repr(Player("Ann", "secret"))

@@ -28,7 +28,7 @@ def check_fair_shuffle(game: Game, number: int, commitment: str | None) -> None:
 
 
 def test_a_whole_game_against_the_simple_bot(client: Client) -> None:
-    game = client.create_game(bot="simple", name="Ann", seed=20250101)
+    game = client.games.create(bot="simple", name="Ann", seed=20250101)
     assert game.seat == 0 and game.version == 1 and game.invitation is None
     assert [e["type"] for e in game.last_events][:1] == ["deal"]
     hands_seen: list[int] = []
@@ -67,7 +67,7 @@ def test_a_whole_game_against_the_simple_bot(client: Client) -> None:
 
 
 def test_hint_undo_and_the_convenience_moves(client: Client) -> None:
-    game = client.create_game(bot="simple", seed=7)
+    game = client.games.create(bot="simple", seed=7)
     hint = game.hint()
     assert hint["action"] in game.legal_actions and hint["explanation"]
     if game.phase in ("upcard_nondealer", "upcard_dealer"):
@@ -85,19 +85,19 @@ def test_hint_undo_and_the_convenience_moves(client: Client) -> None:
 
 
 def test_two_people_and_a_spectator(client: Client, live_service: str) -> None:
-    host = client.create_game(human=True, name="Ann", preset="oklahoma", options={"target": 150})
+    host = client.games.create(human=True, name="Ann", preset="oklahoma", options={"target": 150})
     assert host.view["waiting_for_opponent"] and host.legal_actions == []
     code = host.invitation_code
     assert code == f"{host.game_id}:{host.invitation}"
     with Client(live_service) as other:
-        guest = other.join_game(code, name="Bob")
+        guest = other.games.join(code, name="Bob")
         assert guest.seat == 1 and guest.game_id == host.game_id and guest.token != host.token
         assert guest.last_events[0]["type"] == "joined"
         host.refresh()
         assert host.view["rules"]["oklahoma"] and host.view["rules"]["target"] == 150
         players = {p["seat"]: p["name"] for p in host.view["players"]}
         assert players == {0: "Ann", 1: "Bob"}
-        spectator = other.game(host.game_id)
+        spectator = other.games.get(host.game_id)
         assert spectator.seat is None and spectator.token is None and spectator.legal_actions == []
         assert "hand" not in spectator.view
         mover = host if host.your_move else guest
@@ -108,11 +108,13 @@ def test_two_people_and_a_spectator(client: Client, live_service: str) -> None:
 
 
 def test_the_stateless_calls(client: Client) -> None:
-    assert client.health() == {"status": "ok"} and client.ready()["status"] == "ready"
-    assert "standard" in [p["name"] for p in client.rules()["presets"]]
-    bots = client.bots()
+    assert client.service.health() == {"status": "ok"} and client.service.ready()["status"] == "ready"
+    assert "standard" in [p["name"] for p in client.service.rules()["presets"]]
+    bots = client.service.bots()
     assert "simple" in [b["name"] for b in bots["bots"]] and bots["default"]
-    analysis = client.analyze(["7h", "8h", "9h", "9s", "9d", "2c", "3c", "kd", "qd", "js"], knock_limit=10)
+    analysis = client.service.analyze(
+        ["7h", "8h", "9h", "9s", "9d", "2c", "3c", "kd", "qd", "js"], knock_limit=10
+    )
     assert analysis["melds"] and analysis["can_knock"] is False and analysis["cards"][0] == "2C"
 
 

@@ -22,14 +22,14 @@ from .proxy import Proxy, problem_response
 
 def test_a_move_whose_response_was_lost_is_applied_once(live_service: str, proxy: Proxy) -> None:
     with Client(proxy.url) as client:
-        game = client.create_game(bot="simple", seed=31337)
+        game = client.games.create(bot="simple", seed=31337)
         before = game.version
         actions = f"POST /v1/games/{game.game_id}/actions "
         proxy.swallow(actions)
         result = game.act(choose(game.view))
     assert result["version"] == game.version == before + 1
     with Client(live_service) as direct:
-        assert direct.game(game.game_id, game.token).version == before + 1  # applied once
+        assert direct.games.get(game.game_id, game.token).version == before + 1  # applied once
     sent = proxy.requests_to(actions)
     assert len(sent) == 2
     assert sent[0].headers["idempotency-key"] == sent[1].headers["idempotency-key"]
@@ -43,7 +43,7 @@ def test_a_move_whose_response_was_lost_is_applied_once(live_service: str, proxy
 def test_a_create_whose_response_was_lost_gives_the_same_game(proxy: Proxy) -> None:
     proxy.swallow("POST /v1/games ")
     with Client(proxy.url) as client:
-        game = client.create_game(bot="simple", seed=1)
+        game = client.games.create(bot="simple", seed=1)
         assert game.version == 1 and game.token
         game.refresh()  # the replayed token (stored encrypted) is the seat's token
     sent = proxy.requests_to("POST /v1/games ")
@@ -52,7 +52,7 @@ def test_a_create_whose_response_was_lost_gives_the_same_game(proxy: Proxy) -> N
 
 def test_a_503_with_retry_after_is_waited_out(proxy: Proxy) -> None:
     with Client(proxy.url) as client:
-        game = client.create_game(bot="simple", seed=2)
+        game = client.games.create(bot="simple", seed=2)
         actions = f"POST /v1/games/{game.game_id}/actions "
         proxy.answer(
             actions, problem_response(503, "Service Unavailable", "store_unavailable", retry_after=1)
@@ -77,7 +77,7 @@ def test_an_unreachable_service_fails_after_the_retries() -> None:
     with Client(f"http://127.0.0.1:{free_port()}", retries=2) as client:  # nothing listens there
         started = time.monotonic()
         with pytest.raises(ConnectionFailed, match="connection refused"):
-            client.rules()
+            client.service.rules()
         assert time.monotonic() - started >= 0.2 + 0.4  # two resends, after 0.2 and 0.4 s
 
 
@@ -110,7 +110,7 @@ def refused(base: str, budget: str) -> float:
 
 def test_429_is_waited_out_as_retry_after_says(limited: str) -> None:
     with Client(limited) as client:
-        game = client.create_game(bot="simple", seed=3)
+        game = client.games.create(bot="simple", seed=3)
         before = refused(limited, "move")
         started = time.monotonic()
         for _ in range(5):
@@ -122,7 +122,7 @@ def test_429_is_waited_out_as_retry_after_says(limited: str) -> None:
 
 def test_a_retry_after_longer_than_max_retry_wait_is_raised_at_once(limited: str) -> None:
     with Client(limited, max_retry_wait=5) as client:
-        game = client.create_game(bot="simple", seed=4)
+        game = client.games.create(bot="simple", seed=4)
         game.refresh()  # the one read of the hour
         started = time.monotonic()
         with pytest.raises(RateLimited) as limit:

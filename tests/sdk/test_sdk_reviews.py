@@ -35,8 +35,8 @@ def match(live_service: str) -> MatchExport:
 def test_a_review_is_asked_for_computed_by_a_worker_and_kept(client: Client, match: MatchExport) -> None:
     game_id = match["game_id"]
     with pytest.raises(ReviewNotFound):
-        client.review(game_id)
-    asked = client.request_review(game_id)
+        client.reviews.get(game_id)
+    asked = client.reviews.request(game_id)
     assert asked["game_id"] == game_id and asked["status"] == "pending"
     assert asked["requested_at"] and asked["finished_at"] is None and asked["review"] is None
     pauses: list[float] = []
@@ -45,7 +45,7 @@ def test_a_review_is_asked_for_computed_by_a_worker_and_kept(client: Client, mat
         pauses.append(seconds)
         time.sleep(seconds)
 
-    done = client.wait_for_review(game_id, timeout=120, sleep=pause)
+    done = client.reviews.wait(game_id, timeout=120, sleep=pause)
     assert done["status"] == "done" and done["finished_at"]
     assert pauses and set(pauses) == {2.0}  # the service's Retry-After: 2 while pending
     review = done["review"]
@@ -60,9 +60,9 @@ def test_a_review_is_asked_for_computed_by_a_worker_and_kept(client: Client, mat
         assert the_record_holds(match, move)
     assert review["thresholds"] == {"blunder": 10.0, "mistake": 5.0, "inaccuracy": 2.0}
     # Kept: reading it, asking again and waiting again all answer the same, at once.
-    assert client.review(game_id) == done
-    assert client.request_review(game_id) == done
-    assert client.wait_for_review(game_id, timeout=0, sleep=pause) == done
+    assert client.reviews.get(game_id) == done
+    assert client.reviews.request(game_id) == done
+    assert client.reviews.wait(game_id, timeout=0, sleep=pause) == done
 
 
 def test_the_readme_example_runs(
@@ -89,8 +89,8 @@ def the_record_holds(match: MatchExport, move: ReviewMove) -> bool:
 
 
 def test_a_game_not_in_the_archive_has_no_review(client: Client) -> None:
-    in_play = client.create_game(bot="simple")
-    for call in (client.review, client.request_review, client.wait_for_review):
+    in_play = client.games.create(bot="simple")
+    for call in (client.reviews.get, client.reviews.request, client.reviews.wait):
         with pytest.raises(NotArchived, match="not in the archive"):
             call(in_play.game_id)
 
@@ -116,7 +116,7 @@ def test_waiting_honours_retry_after_and_gives_up_at_the_timeout() -> None:
 
     with scripted_service(answer) as service, Client(service.url) as client:
         with pytest.raises(ReviewTimeout, match="still being computed after 2 s") as raised:
-            client.wait_for_review("gScripted", timeout=2.2, sleep=pause)
+            client.reviews.wait("gScripted", timeout=2.2, sleep=pause)
         assert service.requests() == [("GET", "/v1/games/gScripted/review")] * (len(pauses) + 1)
     assert pauses[:2] == [1.0, 1.0] and len(pauses) == 3 and pauses[2] <= 0.2  # the last cut at the deadline
     assert raised.value.status == PENDING and raised.value.game_id == "gScripted"
@@ -137,7 +137,7 @@ def test_without_retry_after_the_pauses_double_from_half_a_second() -> None:
 
     pauses: list[float] = []
     with scripted_service(answer) as service, Client(service.url) as client:
-        done = client.wait_for_review("gScripted", timeout=None, sleep=pauses.append)
+        done = client.reviews.wait("gScripted", timeout=None, sleep=pauses.append)
         sent = service.requests()
     assert done["status"] == "done"
     path = "/v1/games/gScripted/review"
@@ -150,6 +150,6 @@ def test_a_failed_review_is_asked_for_again_once() -> None:
         return (202, {}, PENDING) if method == "POST" else (200, {}, {**PENDING, "status": "failed"})
 
     with scripted_service(answer) as service, Client(service.url) as client:
-        failed = client.wait_for_review("gScripted", sleep=lambda seconds: None)
+        failed = client.reviews.wait("gScripted", sleep=lambda seconds: None)
         sent = [method for method, _ in service.requests()]
     assert failed["status"] == "failed" and sent == ["GET", "POST", "GET"]

@@ -10,9 +10,9 @@ from tests.support import choose
 
 
 def test_a_stale_move_is_refused_then_played_after_re_reading_the_view(client: Client) -> None:
-    created = client.create_game(bot="simple", seed=5150)
-    here = client.game(created.game_id, created.token)  # the same seat, the same token, twice
-    there = client.game(created.game_id, created.token)
+    created = client.games.create(bot="simple", seed=5150)
+    here = client.games.get(created.game_id, created.token)  # the same seat, the same token, twice
+    there = client.games.get(created.game_id, created.token)
     chosen_here = choose(here.view)
     there.act(choose(there.view))
     with pytest.raises(StaleVersion) as stale:
@@ -27,8 +27,8 @@ def test_a_stale_move_is_refused_then_played_after_re_reading_the_view(client: C
 
 
 def test_refresh_on_stale_re_reads_the_view_before_raising(client: Client) -> None:
-    created = client.create_game(bot="simple", seed=5151)
-    here = client.game(created.game_id, created.token)
+    created = client.games.create(bot="simple", seed=5151)
+    here = client.games.get(created.game_id, created.token)
     created.act(choose(created.view))
     played = 0
     while played < 1:

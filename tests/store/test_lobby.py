@@ -18,9 +18,15 @@ from ginrummy.store.notify import Notifier
 RULES = '{"preset": "standard", "target": 100}'
 
 
+def own_database(url: str) -> str:
+    """The suite's server, database 1: the service's tests list the lobby of database 0, and these seeks
+    are the store's, not ones the service wrote (their rules, families and ratings are this file's)."""
+    return url.rsplit("/", 1)[0] + "/1"
+
+
 @pytest.fixture
 def client(redis_url: str) -> Iterator[Any]:
-    client = make_client(redis_url)
+    client = make_client(own_database(redis_url))
     try:
         yield client
     finally:
@@ -258,7 +264,7 @@ def test_hundreds_of_simultaneous_quick_seekers_end_up_in_pairs(
     request: pytest.FixtureRequest, topology: str, family: str
 ) -> None:
     url = request.getfixturevalue("redis_url" if topology == "single" else "redis_cluster_url")
-    client = make_client(url, max_connections=64)
+    client = make_client(own_database(url) if topology == "single" else url, max_connections=64)
     lobby = Lobby(client)
     seekers = 240
     barrier = threading.Barrier(seekers)

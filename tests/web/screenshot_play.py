@@ -2,9 +2,9 @@
 
     .venv/bin/python -m tests.web.screenshot_play [--out docs/screenshot-play.png] [--seed 12] [--turns 4]
 
-It starts its own redis-server and gunicorn (with GIN_ALLOW_SEED=1, for a fixed deal), plays a few turns
-in Debian's chromium the way the browser tests do, asks for a hint, and saves the screenshot. Not a test:
-run it when the look of the page changes.
+It starts its own redis-server, PostgreSQL and gunicorn (with GIN_ALLOW_SEED=1, for a fixed deal), plays a
+few turns in Debian's chromium the way the browser tests do, asks for a hint, and saves the screenshot. Not a
+test: run it when the look of the page changes.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ import tempfile
 from pathlib import Path
 
 from ginrummy.store.embedded import EmbeddedRedis
+from ginrummy.store.embedded_postgres import EmbeddedPostgres
+from ginrummy.store.schema import migrate
 from playwright.sync_api import Page, sync_playwright
 
 from tests.fixtures.live_service import start_service
@@ -33,8 +35,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--levels", type=int, default=64, help="levels per colour channel kept in the PNG")
     parser.add_argument("--scale", type=float, default=0.85, help="resize the picture by this factor")
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(Path(tmp) / "redis") as redis_server:
-        process, base = start_service(redis_server.url, Path(tmp), workers=1)
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        EmbeddedRedis(Path(tmp) / "redis") as redis_server,
+        EmbeddedPostgres(Path(tmp) / "postgres", durable=False) as postgres,
+    ):
+        migrate(postgres.url)  # the service keeps players and finished games there
+        process, base = start_service(
+            redis_server.url, Path(tmp), workers=1, extra_env={"DATABASE_URL": postgres.url}
+        )
         try:
             with sync_playwright() as driver:
                 browser = driver.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)

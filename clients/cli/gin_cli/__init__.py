@@ -4,11 +4,14 @@ It talks to the service only through the Python SDK, ``ginrummy_client`` (its ``
 If-Match, Idempotency-Keys, retries and typed errors are the SDK's), and holds no rules of the game: what a
 player may do comes from the seat view's ``legal_actions``, how a hand is grouped from the view's ``hand``.
 
-Modules: ``cards`` (card text in and out), ``saved`` (seat tokens and logins kept on disk, for
-``gin resume``, ``gin rematch`` and the signed-in session), ``screen`` (drawing views on a terminal),
-``commands`` (what a typed line means), ``play`` (the interactive game loop), ``people`` (the lobby,
-profiles, the leaderboard, ``--clock``), ``accounts`` (signing up and in, passwords, sessions, API
-tokens), ``watch`` (a game followed as a spectator) and ``main`` (the command line).
+``main`` is the command line; each group of commands is carried out in its ``commands_*`` module
+(``commands_play``, ``commands_account``, ``commands_challenge``, ``commands_people``,
+``commands_records``, ``commands_reference``), given what it needs (``context``: the output and the
+connection; ``seats``: the games saved and in play). The rest is what they use: ``play`` (the
+interactive game loop) and ``events``; ``screen`` (the terminal), ``table`` and ``results`` (a view
+drawn); ``commands`` (what a line typed at the game prompt means), ``words``, ``cards``; ``saved``
+(seat tokens and logins kept on disk); the screens and waits of ``accounts``, ``challenges``,
+``people``, ``records``, ``replay``, ``review`` and ``watch``.
 """
 
 __all__ = ["__version__"]

@@ -1,8 +1,11 @@
-"""Players and the lobby on a terminal: the ``--clock`` notation, and the screens of ``gin lobby``,
-``gin profile`` and ``gin leaderboard`` (everything shown comes from the service's answers).
+"""Players and the lobby on a terminal: the ``--clock`` and ``--option`` notations, and the screens of
+``gin lobby``, ``gin profile`` and ``gin leaderboard`` (everything shown comes from the service's answers;
+the commands are carried out in :mod:`commands_people`).
 
 >>> parse_clock("Rapid"), parse_clock("60"), parse_clock("300+5")
 ('rapid', {'per_move': 60}, {'bank': 300, 'increment': 5})
+>>> rule_options(["target=50", "hollywood=true"])
+{'target': 50, 'hollywood': True}
 """
 
 from __future__ import annotations
@@ -13,6 +16,9 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from ginrummy_client import parse_options
+
+from .errors import UsageError
 from .screen import Screen
 
 PRESET_NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
@@ -39,6 +45,15 @@ def parse_clock(text: str) -> str | dict[str, int]:
         "a clock is a preset's name (rapid), SECONDS a move (60) or BANK+INCREMENT seconds (300+5), "
         f"not {text!r}"
     )
+
+
+def rule_options(pairs: list[str]) -> dict[str, Any]:
+    """``--option KEY=VALUE`` pairs as rule options (the SDK's :func:`parse_options`); a usage error
+    for a pair of another form."""
+    try:
+        return parse_options(pairs)
+    except ValueError as error:
+        raise UsageError(f"--option needs KEY=VALUE: {error}") from None
 
 
 def clock_words(clock: Mapping[str, Any] | None) -> str:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import sys
 import threading
 import time
@@ -34,7 +33,6 @@ from typing import Any, cast
 
 from ginrummy_client import (
     ApiError,
-    Client,
     Game,
     RematchExists,
     RematchOffered,
@@ -43,33 +41,18 @@ from ginrummy_client import (
     your_move,
 )
 
-from . import __version__
 from .commands import HELP, InputError, action_words, parse_line
+from .events import EVENT_WAIT, MOVE_TYPES, EventWatch, as_history, no_watch
+from .exits import EXIT_LEFT, EXIT_OK
+from .results import render_hand_end, render_match_end
 from .saved import SavedGame, SavedGames
-from .screen import (
-    Screen,
-    TimeUp,
-    Woken,
-    clock_text,
-    describe_move,
-    moves_line,
-    player_names,
-    render_hand_end,
-    render_match_end,
-    render_table,
-)
+from .screen import Screen, TimeUp, Woken
+from .table import clock_text, describe_move, moves_line, player_names, render_table
 from .words import lower_first, not_on_offer, refusal, sentence
-
-EXIT_OK = 0
-EXIT_LEFT = 5
-EVENT_WAIT = 25.0
-"""Seconds one long poll may block on the server."""
 
 OVER_PHASES = ("match_over",)
 RECAP = 6
 """How many moves of the hand to retell when a game is resumed."""
-MOVE_TYPES = frozenset({"draw", "pass", "discard", "knock", "layoff"})
-"""The events that are moves of the hand (what a view's history lists)."""
 FLAG_MARGIN = 0.05
 """Seconds after a deadline before the view is read: the service's clock must see the time passed."""
 MIN_REREAD = 0.5
@@ -359,7 +342,7 @@ class GameSession:
         deadline = self.deadline(view, int(view.get("seat") or 0))
         status = None if deadline is None or self.json_mode else (lambda: self.clock_now(view))
         try:
-            with self.watching(view) if self.watching_needed(view) else _no_watch() as wake:
+            with self.watching(view) if self.watching_needed(view) else no_watch() as wake:
                 return self.screen.ask(
                     "" if self.json_mode else "> ", deadline=deadline, wake=wake, status=status
                 )
@@ -537,48 +520,6 @@ def start_rematch(seat: Game, screen: Screen, opponent: str, *, json_mode: bool)
     return again
 
 
-class EventWatch:
-    """Follows a game's events on a thread of its own, with a client (and connection) of its own, from
-    the view of ``version`` on: :attr:`readable` (a pipe) turns readable when one comes. A watch that
-    fails (the service away) only means no early wake-up: the prompt goes on as it would have."""
-
-    def __init__(self, seat: Game, after: str | None) -> None:
-        self.readable, self._writable = os.pipe()
-        self._lock = threading.Lock()
-        self._closed = False
-        self._client = Client(seat.client.server, user_agent=f"gin-cli/{__version__}")
-        game = Game(self._client, seat.game_id, token=seat.token)
-        # ``after``: the cursor of the view on screen (cursors are opaque: the service makes them).
-        self._feed = game.events(after=after, wait=EVENT_WAIT, until=lambda event: True)
-        self._thread = threading.Thread(target=self._follow, daemon=True)
-        self._thread.start()
-
-    def _follow(self) -> None:
-        with contextlib.suppress(Exception):
-            for _ in self._feed:
-                with self._lock:
-                    if not self._closed:  # a closed descriptor's number may belong to another file now
-                        os.write(self._writable, b"!")
-                return
-
-    def close(self) -> None:
-        """Stop following (the stream is cut at once; a request still connecting is left to end on
-        its daemon thread, which writes nothing any more)."""
-        self._feed.close()
-        with self._lock:
-            self._closed = True
-            os.close(self.readable)
-            os.close(self._writable)
-        self._thread.join(1.0)
-        if not self._thread.is_alive():
-            self._client.close()
-
-
-@contextlib.contextmanager
-def _no_watch() -> Iterator[None]:
-    yield None
-
-
 def _against_bot(view: dict[str, Any]) -> bool:
     players = view.get("players")
     if not isinstance(players, list):
@@ -599,14 +540,6 @@ def opponent_time_left(view: dict[str, Any]) -> float | None:
         return None
     left = clock.get("move_remaining")
     return float(left) if isinstance(left, int | float) else None
-
-
-def as_history(event: dict[str, Any]) -> dict[str, Any]:
-    """A move event in the shape of a view's history entry (a big gin's knock has no discard)."""
-    item = {k: v for k, v in event.items() if k != "id"}
-    if item.get("type") == "knock" and item.get("big_gin"):
-        item["discard"] = None
-    return item
 
 
 def _hand_cards(view: dict[str, Any]) -> tuple[Any, ...]:

@@ -1,5 +1,6 @@
 """A player's finished games on a terminal: the ``--since``/``--until`` notation and the table of
-``gin games`` (everything shown comes from the service's list; ``gin replay`` is in :mod:`replay`).
+``gin games`` (everything shown comes from the service's list; the commands of the archive are carried
+out in :mod:`commands_records`, a replay shown by :mod:`replay`).
 
 >>> parse_when("2026-11-24"), parse_when("2026-11-24T17:30Z").isoformat()
 (datetime.datetime(2026, 11, 24, 0, 0), '2026-11-24T17:30:00+00:00')

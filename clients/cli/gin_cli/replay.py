@@ -34,16 +34,9 @@ from typing import Any
 
 from .cards import card_order
 from .people import clock_words, rating_words
-from .screen import (
-    Part,
-    Screen,
-    describe_move,
-    end_text,
-    pile_parts,
-    player_names,
-    render_game_over,
-    render_result,
-)
+from .results import end_text, render_game_over, render_result
+from .screen import Part, Screen
+from .table import describe_move, pile_parts, player_names
 
 DECK_SIZE = 52
 KEYS_HELP = "n/Enter next · p previous · N/P next/previous hand · q quit"

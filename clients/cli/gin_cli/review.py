@@ -29,7 +29,8 @@ from ginrummy_client import Client, ReviewTimeout
 
 from .play import plain
 from .replay import Note, Replay
-from .screen import Part, Screen, describe_move
+from .screen import Part, Screen
+from .table import describe_move
 
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """The mark of each verdict."""

@@ -21,18 +21,12 @@ from typing import Any
 
 from ginrummy_client import Game, ValidationError
 
-from .play import EVENT_WAIT, MOVE_TYPES, as_history, over_line, plain
-from .screen import (
-    Screen,
-    describe_move,
-    pile_parts,
-    player_names,
-    render_hand_end,
-    render_match_end,
-    render_table,
-)
-
-EXIT_OK = 0
+from .events import EVENT_WAIT, MOVE_TYPES, as_history
+from .exits import EXIT_OK
+from .play import over_line, plain
+from .results import render_hand_end, render_match_end
+from .screen import Screen
+from .table import describe_move, pile_parts, player_names, render_table
 
 
 def running_time_left(view: dict[str, Any]) -> float | None:

@@ -22,6 +22,8 @@ True
 "It is not your move: it is Bob's."
 >>> refusal("challenge_closed", "this challenge is expired", problem={"challenge_status": "expired"})
 'The challenge is no longer open: it expired unanswered.'
+>>> refusal("player_required", "a rated game needs a player: send Authorization: Bearer <player token>")
+'A rated game is played by players: both must be signed in.'
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from typing import Any
+
+from ._sentences import SENTENCES
 
 PHASES = {
     "upcard_nondealer": "the upcard is on offer — take it or pass",
@@ -56,19 +60,24 @@ MOVES = {
 }
 """A kind of move in words, as in "You cannot … now"."""
 
-SENTENCES = {
-    "game_over": "The match is over.",
-    "waiting_for_opponent": "Your opponent has not joined yet.",
-    "undo_not_allowed": "Undo is only for games against a bot.",
-    "nothing_to_do": "You have no move to make now.",
-    "player_required": "A rated game is played by players: both must be logged in.",
-    "unknown_player": "The service does not know the player you are logged in as.",
-    "not_over": "A rematch is offered once the match is over.",
-    "nothing_to_claim": "It is not your opponent's move: there is nothing to claim.",
-    "seed_not_allowed": "This service deals at random: it takes no --seed.",
-    "join_conflict": "The game changed while you joined: try again.",
-}
-"""Codes whose detail is worded for developers, as the player reads them."""
+OWN_WORDS = frozenset(
+    {
+        "game_over",
+        "waiting_for_opponent",
+        "undo_not_allowed",
+        "nothing_to_do",
+        "player_required",
+        "unknown_player",
+        "not_over",
+        "nothing_to_claim",
+        "seed_not_allowed",
+        "join_conflict",
+        "session_required",
+    }
+)
+"""Codes whose detail is worded for developers (HTTP paths, headers): the player reads the code's sentence
+(``SENTENCES``, every code's, generated from the OpenAPI document). Any other refusal's detail names what was
+refused (a card, a name, a game) and is shown, in plain words."""
 
 CHALLENGE_CLOSED = {
     "accepted": "it was accepted",
@@ -161,7 +170,7 @@ def refusal(
         if names and isinstance(seat, int) and seat in (0, 1):
             return f"It is not your move: it is {names[1 - seat]}'s."
         return "It is not your move."
-    if code in SENTENCES:
+    if code in OWN_WORDS:
         return SENTENCES[code]
     if code == "deadwood_too_high":  # the service names the deadwood left and the limit
         return sentence("You cannot knock: " + lower_first(detail))

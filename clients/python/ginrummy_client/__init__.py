@@ -5,22 +5,26 @@
     from ginrummy_client import Client
 
     with Client("http://127.0.0.1:8000") as client:
-        game = client.create_game(bot="simple")
+        game = client.games.create(bot="simple")
         while game.your_move:                       # false once the match is over
             game.act(game.play_actions[0])
 
 It depends on ``requests`` only and imports nothing of the service. Modules: ``transport`` (the
 :class:`Requestor` through whose ``request`` every call passes, and its helpers), ``client`` (the
-:class:`Client`, which gives its Requestor to everything it hands out), ``game`` (a :class:`Game` as one
-seat sees it: view, moves, If-Match), ``people`` (a :class:`Player` and a :class:`Seek` of the lobby),
-``challenges`` (a :class:`Challenge` sent, and the challenges' bodies), ``events`` (the resuming
-:class:`EventFeed`, and what every stream the SDK follows shares), ``account`` (the accounts' bodies and
-the resuming :class:`AccountStream`), ``archive`` (finished matches: a player's games page after page, the
-NDJSON export, their filters), ``reviews`` (a finished match's review: asked for, read, waited for),
-``errors`` (an exception class per error code), ``models`` (the JSON bodies as TypedDicts). None calls
-another's private methods; ``client`` imports ``game``, ``people``, ``challenges``, ``account``,
-``archive`` and ``reviews``, ``game`` and ``account`` import ``events``, ``reviews`` imports ``game`` (for
-its paths), all of them ``transport`` — never back.
+:class:`Client`, which gives itself — its Requestor and its token — to a resource client per part of the
+API), ``resource`` (what the resource clients share), the resource clients' modules: ``games``
+(``client.games``), ``people`` (``client.players`` and ``client.lobby``, with a :class:`Player` and a
+:class:`Seek` of the lobby), ``account`` (``client.account``, the accounts' bodies and the resuming
+:class:`AccountStream`), ``challenges`` (``client.challenges``, a :class:`Challenge` sent, the challenges'
+bodies), ``archive`` (``client.archive``: finished matches, a player's games page after page, the NDJSON
+export, their filters), ``reviews`` (``client.reviews``: a finished match's review asked for, read,
+waited for), ``service`` (``client.service``: rules, bots, analysis, health); and ``game`` (a
+:class:`Game` as one seat sees it: view, moves, If-Match), ``events`` (the resuming :class:`EventFeed`,
+and what every stream the SDK follows shares), ``bodies`` (the pure helpers of request bodies), ``errors``
+(an exception class per error code), ``models`` (the JSON bodies as TypedDicts). The resource clients'
+classes are reached as the client's attributes (their modules name them: ``ginrummy_client.games.Games``).
+None calls another's private methods; ``client`` imports the resource clients' modules, they import
+``game``, ``game`` and ``account`` import ``events``, all of them ``transport`` — never back.
 """
 
 from ._version import __version__
@@ -37,8 +41,9 @@ from .account import (
     TokenInfo,
 )
 from .archive import GameFilters
+from .bodies import ClockSpec, parse_invitation, parse_options
 from .challenges import DECLINE_REASONS, Challenge, ChallengeInfo, ChallengeList
-from .client import Client, parse_invitation, parse_options
+from .client import Client
 from .errors import (
     AccountExists,
     AccountHasGames,
@@ -161,6 +166,7 @@ from .people import Player, Seek
 from .transport import Requestor
 
 __all__ = [
+    "ClockSpec",
     "AccountEvent",
     "AccountEventGame",
     "AccountEventsPage",

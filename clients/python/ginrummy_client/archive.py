@@ -1,5 +1,6 @@
-"""Reading the archive of finished matches: a player's games followed page after page, every game that
-passes the filters streamed as NDJSON, and the filters both take.
+"""``client.archive``: the archive of finished matches — a match exported whole, a player's games followed
+page after page, every game that passes the filters streamed as NDJSON, the filters both take, and a
+player's rating history.
 
 The service keeps every finished match forever (docs/api.md, *The past: the archive*). A list of a
 player's games comes a page at a time with an opaque ``next`` cursor, which :func:`read_pages` passes back
@@ -14,10 +15,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Generator, Iterator, Mapping
-from typing import Any, TypedDict, cast
+from typing import Any, TypedDict, Unpack, cast
 
 from .errors import ConnectionFailed, error_from_problem
-from .models import MatchExport, PlayerGame, PlayerGamesPage, Problem
+from .game import game_path
+from .models import MatchExport, PlayerGame, PlayerGamesPage, Problem, RatingHistory
+from .people import player_path
+from .resource import Resource
 from .transport import NDJSON, NETWORK_ERRORS, Requestor, describe, ndjson_objects
 
 Moment = dt.datetime | dt.date | str
@@ -29,7 +33,7 @@ EXPORT_CHUNK = 64 * 1024
 
 
 class GameFilters(TypedDict, total=False):
-    """The filters of a player's games (:meth:`Client.player_games`, :meth:`Client.export_games`): games
+    """The filters of a player's games (:meth:`Archive.games`, :meth:`Archive.export_games`): games
     that finished at or after ``since`` and before ``until``, against ``opponent`` (a player's name, any
     case), ``rated`` (True) or casual (False), of the rules ``family`` (a preset's name, or ``casual``:
     rules with overrides), whose ``result`` for the player is ``won``, ``lost``, ``drawn`` or ``aborted``.
@@ -134,3 +138,49 @@ def read_exports(
         ) from error
     finally:
         reply.response.close()
+
+
+class Archive(Resource):
+    """Finished matches, kept by the service forever (docs/api.md, *The past: the archive*)."""
+
+    def export(self, game_id: str) -> MatchExport:
+        """A finished match in one document (``ginrummy.match``, version 1): players, rules, result,
+        statistics, rating changes and every hand with its deal, moves, scoring and shuffle proof.
+        :class:`NotArchived` while it is being played (or for a moment after its end, its record on its
+        way to the archive)."""
+        return cast(MatchExport, self.requestor.request("GET", game_path(game_id, "export")).data)
+
+    def games(self, name: str, *, limit: int = 50, **filters: Unpack[GameFilters]) -> Iterator[PlayerGame]:
+        """A player's finished games, newest first, that pass the ``filters`` (``since``, ``until``,
+        ``opponent``, ``rated``, ``family``, ``result``: :class:`GameFilters`; ``since``/``until`` a
+        ``datetime``, a ``date`` or ISO 8601 text).
+
+        The games are read a page of ``limit`` (1–100) at a time, each page only once the previous one
+        has been gone through, following the service's opaque ``next`` cursor: iterate for as long as you
+        want games (``itertools.islice`` for the first few). Nothing is asked before the first game is;
+        then :class:`PlayerNotFound` for no such player, :class:`ValidationError` (:class:`BadFilter`)
+        for filters the service refuses. The client's own player (its token) also gets its private
+        games; anyone else's list leaves them out."""
+        query = {**games_query(**filters), "limit": limit}
+        return read_pages(self.requestor, player_path(name, "games"), query, self.token)
+
+    def export_games(self, name: str, **filters: Unpack[GameFilters]) -> Generator[MatchExport, None, None]:
+        """Every finished game of a player that passes the ``filters`` (as :meth:`games`), newest first,
+        each as the whole export document (:meth:`export`), streamed: the service sends one document a
+        line, and only the line being read is held here, however many games there are.
+
+        The request is sent when the first game is asked for; the connection is released when the
+        iteration ends (``close()`` the iterator to stop early). Should the service's database fail
+        during the stream, :class:`ArchiveUnavailable` is raised after the games already read (a stream
+        is not resumed: ask again, e.g. with ``until`` the ``finished_at`` of the last game read)."""
+        return read_exports(self.requestor, player_path(name, "games"), games_query(**filters), self.token)
+
+    def rating_history(self, name: str, family: str | None = None) -> RatingHistory:
+        """A player's rating before and after each rated game, oldest first, by rules family (only
+        ``family``'s, when given): ``{"player", "families": {family: [{"game_id", "at", "before",
+        "after"}]}}``; ``before`` is None for the first rated game of a family."""
+        params = {"family": family} if family is not None else None
+        reply = self.requestor.request(
+            "GET", player_path(name, "rating-history"), params=params, token=self.token
+        )
+        return cast(RatingHistory, reply.data)

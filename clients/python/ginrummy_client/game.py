@@ -29,7 +29,8 @@ from urllib.parse import quote
 
 from .errors import StaleVersion
 from .events import EventFeed, read_page
-from .models import Action, Event, EventsPage, HandRecord, Hint, Layoff, MoveResult, View
+from .models import Action, Created, Event, EventsPage, HandRecord, Hint, Layoff, MoveResult, View
+from .transport import Reply
 
 if TYPE_CHECKING:
     from .client import Client
@@ -99,12 +100,12 @@ def game_path(game_id: str, *rest: str) -> str:
 class Game:
     """One game through the eyes of ``seat`` (its ``token`` acts for it), or of a spectator (no token).
 
-    Made by :meth:`Client.create_game`, :meth:`Client.join_game` and :meth:`Client.game`. ``view`` is the
-    last view seen (empty until one is read) and ``version`` its version; ``invitation`` is set for the
-    creator of a game against a human; ``cursor`` is the id of the newest event this object has received
-    (moves, pages, feeds: pass it as ``after`` to read what came since); ``last_events`` are the events of
-    its last change (create, join, move). ``refresh_on_stale``: the default of :meth:`act`'s argument of
-    that name. Its requests go through its client's :attr:`Client.requestor`."""
+    Made by ``client.games.create()``, ``.join()`` and ``.get()``, and by a challenge or a seek accepted.
+    ``view`` is the last view seen (empty until one is read) and ``version`` its version; ``invitation`` is
+    set for the creator of a game against a human; ``cursor`` is the id of the newest event this object
+    has received (moves, pages, feeds: pass it as ``after`` to read what came since); ``last_events`` are
+    the events of its last change (create, join, move). ``refresh_on_stale``: the default of :meth:`act`'s
+    argument of that name. Its requests go through its client's :attr:`Client.requestor`."""
 
     def __init__(
         self,
@@ -171,7 +172,7 @@ class Game:
 
     @property
     def invitation_code(self) -> str | None:
-        """``GAME_ID:INVITATION``, for the invited player's :meth:`Client.join_game` (creator only)."""
+        """``GAME_ID:INVITATION``, for the invited player's ``client.games.join()`` (creator only)."""
         return f"{self.game_id}:{self.invitation}" if self.invitation else None
 
     def _path(self, *rest: str) -> str:
@@ -405,3 +406,18 @@ class Game:
             until=until,
             received=self._received,
         )
+
+
+def seated(client: Client, reply: Reply) -> Game:
+    """The seat of the service's answer that made or joined a game (create, join, a challenge or a seek
+    accepted): a :class:`Game` with its token, seat, view and events."""
+    created = cast(Created, reply.data)
+    return Game(
+        client,
+        created["game_id"],
+        token=created["token"],
+        seat=created["seat"],
+        invitation=created.get("invitation"),
+        view=created["view"],
+        events=created["events"],
+    )

@@ -1,5 +1,6 @@
-"""Players and the lobby: a :class:`Player` (a name and its token) and a :class:`Seek` (an open game
-waiting in the lobby for an opponent, as its owner holds it).
+"""Players and the lobby: ``client.players`` (a new :class:`Player` — a name and its token —, a profile,
+the leaderboard) and ``client.lobby`` (the open seeks; a :class:`Seek` of the caller's waiting there for
+an opponent, as its owner holds it; a seek taken).
 
 A player's token, given to the client (``Client(server, token=player.token)``), ties the seats it
 creates, joins or is matched to to the player — so its games count in its profile and ratings — and is
@@ -12,15 +13,19 @@ Player(name='Ann')
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import quote
 
-from .models import SeekInfo
+from .bodies import ClockSpec, clock_body, given, rules_of
+from .game import Game, seated
+from .models import Leaderboard, Profile, SeekInfo
+from .models import Lobby as LobbyInfo
+from .resource import Resource, renamed
 
 if TYPE_CHECKING:
     from .client import Client
-    from .game import Game
 
 SEEK_POLL = 30.0
 """Seconds one long poll of a seek may last (the service holds it at most ``GIN_MAX_WAIT``)."""
@@ -28,7 +33,7 @@ SEEK_POLL = 30.0
 
 @dataclass(frozen=True)
 class Player:
-    """A player made with :meth:`Client.create_player`: its ``name`` and ``token`` (shown once by the
+    """A player made with :meth:`Players.create`: its ``name`` and ``token`` (shown once by the
     service: keep it as a password; it never appears in a ``repr``)."""
 
     name: str
@@ -54,7 +59,7 @@ def seek_path(seek_id: str, *rest: str) -> str:
 
 
 class Seek:
-    """A seek of the caller, waiting in the lobby (made by :meth:`Client.seek` when no compatible seek
+    """A seek of the caller, waiting in the lobby (made by :meth:`Lobby.seek` when no compatible seek
     was open). ``token`` is the seek's secret: it reads and cancels the seek, and becomes the owner's
     SEAT token in the game once someone takes it. ``info`` is the seek as last read; ``status`` is
     open, matched or cancelled. Its requests go through its client's :attr:`Client.requestor`."""
@@ -100,7 +105,7 @@ class Seek:
             left = SEEK_POLL if deadline is None else min(SEEK_POLL, max(0.0, deadline - time.monotonic()))
             info = self.refresh(wait=left)
             if info.get("status") == "matched" and info.get("game_id"):
-                return self.client.game(info["game_id"], token=self.token)
+                return self.client.games.get(info["game_id"], token=self.token)
             if info.get("status") == "cancelled":
                 return None
             if deadline is not None and time.monotonic() >= deadline:
@@ -116,3 +121,76 @@ class Seek:
         reply = self.client.requestor.request("DELETE", seek_path(self.id), token=self.token)
         self.info = {**self.info, **cast(SeekInfo, reply.data)}
         return self.info
+
+
+class Players(Resource):
+    """Players (``/v1/players``) and the leaderboard."""
+
+    def create(self, name: str) -> Player:
+        """A new player: ``name`` is unique ignoring case (:class:`NameTaken`; names starting with ``bot-``
+        are the bots', :class:`NameReserved`). Its token is shown this once: keep it, and give it to a
+        client (``Client(server, token=player.token)``) to play as that player."""
+        reply = self.requestor.request("POST", "/v1/players", json={"name": name})
+        data = cast(dict[str, str], reply.data)
+        return Player(data["name"], data["token"])
+
+    def get(self, name: str) -> Profile:
+        """A player's public profile: games played, won and lost, statistics, ratings with their rank,
+        and recent games (:class:`PlayerNotFound` when there is no such player)."""
+        return cast(Profile, self.requestor.request("GET", player_path(name)).data)
+
+    def leaderboard(self, family: str = "standard", limit: int = 50) -> Leaderboard:
+        """The best rated players of a rules ``family`` (a preset's name), best first."""
+        params = {"family": family, "limit": limit}
+        return cast(Leaderboard, self.requestor.request("GET", "/v1/leaderboard", params=params).data)
+
+
+class Lobby(Resource):
+    """The lobby (``/v1/lobby``, ``/v1/seeks``): quick matching, and open seeks taken."""
+
+    def get(self) -> LobbyInfo:
+        """The open seeks, oldest first; take one with :meth:`accept`."""
+        return cast(LobbyInfo, self.requestor.request("GET", "/v1/lobby").data)
+
+    def seek(
+        self,
+        *,
+        preset: str = "standard",
+        options: Mapping[str, Any] | None = None,
+        rated: bool = False,
+        clock: ClockSpec | None = None,
+        min_rating: int | None = None,
+        max_rating: int | None = None,
+        quick: bool = True,
+    ) -> Game | Seek:
+        """Look for an opponent (the client's token must be a player's): a :class:`Game` (seat 1) when a
+        compatible seek was open — same rules, clock and ``rated``, each player's rating within the
+        other's ``min_rating``–``max_rating`` — else a :class:`Seek` waiting in the lobby, whose
+        :meth:`Seek.wait` gives the game (seat 0) once someone takes it. ``quick=False``: always wait
+        in the lobby."""
+        body = {
+            "rules": rules_of(preset, options),
+            "rated": rated,
+            "quick": quick,
+            **given(clock=clock_body(clock), min_rating=min_rating, max_rating=max_rating),
+        }
+        # Not resent after a lost answer: a seek is no replayed request (a second one could pair again).
+        reply = self.requestor.request("POST", "/v1/seeks", token=self.token, json=body, idempotent=False)
+        if reply.status == 201:
+            return seated(self.client, reply)
+        waiting = cast(dict[str, Any], reply.data)
+        return Seek(self.client, cast(SeekInfo, waiting["seek"]), waiting["token"])
+
+    def accept(self, seek_id: str) -> Game:
+        """Take a seek of the lobby (the client's token must be a player's): the game starts, the caller
+        is seat 1. :class:`SeekTaken` when someone else was first, :class:`SeekIncompatible` when it is
+        not open to this player."""
+        reply = self.requestor.request(
+            "POST", seek_path(seek_id, "accept"), token=self.token, idempotent=False
+        )
+        return seated(self.client, reply)
+
+    def __call__(self) -> LobbyInfo:
+        """The old ``client.lobby()``, for one release: :meth:`get`."""
+        renamed("client.lobby()", "client.lobby.get()")
+        return self.get()

@@ -1,5 +1,5 @@
-"""Reviews of finished matches (docs/api.md, *Reviews*): asking for one, reading it, and waiting while a
-bot worker of the service computes it.
+"""``client.reviews``: reviews of finished matches (docs/api.md, *Reviews*) — asking for one, reading it,
+and waiting while a bot worker of the service computes it.
 
 ``POST /v1/games/{id}/review`` asks, ``GET`` reads; both answer 202 ``pending`` while the worker is on
 it, 200 ``done`` (or ``failed``: it may be asked for again) once it is there. :func:`wait_for_review` asks
@@ -20,6 +20,7 @@ from typing import cast
 from .errors import ReviewNotFound, ReviewTimeout
 from .game import game_path
 from .models import ReviewStatus
+from .resource import Resource
 from .transport import Reply, Requestor, retry_after
 
 FIRST_PAUSE = 0.5
@@ -93,3 +94,35 @@ def wait_for_review(
         status, asked = read_review(requestor, game_id)
         attempt += 1
     return status
+
+
+class Reviews(Resource):
+    """The master's reviews of finished matches: every decision of each seat judged from what that seat
+    knew."""
+
+    def request(self, game_id: str) -> ReviewStatus:
+        """Ask for the review of a finished match and return where it stands: ``pending`` while a bot
+        worker of the service computes it (read it with :meth:`get`, or wait with :meth:`wait`), ``done``
+        with the ``review`` when it was there already (asking again costs nothing), ``failed`` never (a
+        failed one is asked for anew). :class:`NotArchived` for a match not (yet) in the archive."""
+        return request_review(self.requestor, game_id)[0]
+
+    def get(self, game_id: str) -> ReviewStatus:
+        """The review of a finished match as it stands: ``pending``, ``done`` (with ``review``: seats'
+        accuracy and counts, the judged moves) or ``failed`` (ask again). :class:`ReviewNotFound` when
+        none was asked for, :class:`NotArchived` for a match not (yet) in the archive."""
+        return read_review(self.requestor, game_id)[0]
+
+    def wait(
+        self,
+        game_id: str,
+        timeout: float | None = 300.0,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> ReviewStatus:
+        """The review of a finished match once it is ``done`` (or has ``failed``), asked for when there is
+        none yet, then read again as the service's ``Retry-After`` says, else after pauses from 0.5 s
+        doubling to 3 s. :class:`ReviewTimeout` when it is still pending after ``timeout`` seconds (None:
+        wait as long as it takes) — the review goes on in the service; :class:`NotArchived` for a match
+        not (yet) in the archive. ``sleep(seconds)`` waits each pause (e.g. to show the time passing)."""
+        return wait_for_review(self.requestor, game_id, timeout, sleep)

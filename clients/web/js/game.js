@@ -14,6 +14,9 @@
 // fetches the view (the service then records the loss on time), and the waiting seat may claim a game its
 // opponent left: the view does not say how long the opponent has been idle, so "Claim victory" is offered
 // whenever it is a human opponent's move, and the service's 409 too_early (seconds_left) sets a countdown.
+//
+// The controller keeps the state and makes the calls; the drawing (table.js) gets the table as plain data
+// (table()) and the player's intents as callbacks (this.intents), and never sees the controller.
 
 import { Api, ApiError, NetworkError, cursorAfter, sleep } from "./api.js";
 import { banner, fly } from "./animate.js";
@@ -21,9 +24,9 @@ import { CARD_KEYS, cardBack, cardFace, cardName, cardText } from "./cards.js";
 import { KnockEditor, LayoffEditor } from "./editor.js";
 import { verifyShuffle } from "./fairness.js";
 import { EventFeed } from "./feed.js";
-import { describeMove } from "./moves.js";
+import { describeMove, findAction } from "./moves.js";
 import { loadPlayer, loadSeat, saveSeat } from "./storage.js";
-import { CONNECTION_WORDS, paintClaim, paintClocks, renderGame } from "./table.js";
+import { paintClaim, paintClocks, paintConnection, renderGame } from "./table.js";
 import { problemText } from "./words.js";
 
 const MOVE_TYPES = new Set(["draw", "pass", "discard", "knock", "layoff"]);
@@ -65,6 +68,32 @@ export class GameController {
     this.rematchWatched = false; // saw the match over without a rematch: open it when it starts
     this.stopped = false;
     this.onKey = (event) => this.keydown(event);
+    // What the player may do on the table (table.js calls them; renderGame lists them).
+    this.intents = {
+      act: (action) => this.act(action),
+      openKnock: (options) => this.openKnock(options),
+      chooseKnockDiscard: (card) => this.chooseKnockDiscard(card),
+      closeEditor: () => this.closeEditor(),
+      editorToggle: (card) => this.editorToggle(card),
+      editorMakeMeld: () => this.editorMakeMeld(),
+      editorBreak: (index) => this.editorBreak(index),
+      editorBest: () => this.editorBest(),
+      editorLayOff: (index) => this.editorLayOff(index),
+      editorTakeBack: (card) => this.editorTakeBack(card),
+      editorConfirm: () => this.editorConfirm(),
+      askHint: () => this.askHint(),
+      undo: () => this.undo(),
+      claimVictory: () => this.claimVictory(),
+      confirmEnd: (type) => this.confirmEnd(type),
+      confirmClosed: () => this.confirming && this.confirmEnd(null), // Esc, or the dialog gone
+      endMatch: (type) => this.endMatch(type),
+      rematch: () => this.rematch(),
+      openRematch: (gameId) => this.openRematch(gameId),
+      leave: () => this.ui.leave(),
+      openHelp: () => this.toggleHelp(true),
+      helpClosed: () => (this.helpOpen = false),
+      notice: (text) => this.ui.notice(text),
+    };
   }
 
   get seat() {
@@ -256,11 +285,41 @@ export class GameController {
     if (id && cursorAfter(id, this.cursor)) this.cursor = id;
   }
 
+  /** What the table shows now, as plain data: the view and what this page adds to it (renderGame says
+   * what each part is). */
+  table() {
+    const view = this.view;
+    return {
+      view,
+      legal: this.legal,
+      seat: this.seat,
+      names: view ? this.names() : ["You", "Opponent"],
+      yourMove: this.yourMove,
+      matchOver: this.matchOver,
+      againstBot: this.againstBot,
+      busy: this.posting,
+      mode: this.mode,
+      editor: this.editor,
+      hint: this.hint,
+      log: this.log,
+      lastDrawn: this.lastDrawn,
+      freshDiscard: this.freshDiscard,
+      clock: this.clockNow(),
+      claim: this.claim ? { kind: this.claim, secondsLeft: this.claimSecondsLeft() } : null,
+      rating: this.rating,
+      shuffle: { verified: this.entry.verified, commitments: this.entry.commitments },
+      inviteLink: this.entry.invitation ? this.ui.inviteLink(this.entry) : null,
+      connection: this.connection,
+      helpOpen: this.helpOpen,
+      confirming: this.confirming,
+    };
+  }
+
   render() {
     if (this.stopped) return;
     const focusKey = document.activeElement?.dataset?.focus;
     const hadFocus = this.ui.root.contains(document.activeElement) && document.activeElement !== this.ui.root;
-    renderGame(this);
+    renderGame(this.ui.root, this.table(), this.intents);
     let again = focusKey ? this.ui.root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`) : null;
     if (!again && hadFocus) {
       // The focused element is gone (a card discarded, the hand over): keep the focus near the play,
@@ -310,7 +369,7 @@ export class GameController {
 
   // --- moves --------------------------------------------------------------------------------------------
   find(wanted) {
-    return this.legal.find((a) => Object.entries(wanted).every(([k, v]) => a[k] === v));
+    return findAction(this.legal, wanted);
   }
 
   /** Whether the view offers this move (a knock or a lay-off with the player's own melds is the move of
@@ -599,7 +658,7 @@ export class GameController {
     if (this.stopped || !this.view) return;
     const clock = this.clockNow();
     if (clock && clock.running !== null) {
-      paintClocks(this);
+      paintClocks(this.ui.root, clock, this.names());
       if (clock.running === this.seat && clock.move !== null && clock.move <= 10 && !this.warned) {
         this.warned = this.view.version;
         this.ui.announce(`${Math.ceil(clock.move)} seconds left on your clock.`);
@@ -621,7 +680,7 @@ export class GameController {
         this.claimWait = null; // the service's wait is over: the button may be pressed again
         this.render();
       } else {
-        paintClaim(this);
+        paintClaim(this.ui.root, this.claimSecondsLeft());
       }
     }
   }
@@ -752,11 +811,7 @@ export class GameController {
   setConnection(state) {
     if (this.connection === state) return;
     this.connection = state;
-    const dot = this.ui.root.querySelector("#connection");
-    if (dot) {
-      dot.dataset.state = state;
-      dot.textContent = CONNECTION_WORDS[state];
-    }
+    paintConnection(this.ui.root, state);
   }
 
   onEvent(event) {

@@ -1,7 +1,13 @@
 // A move in words, for the move lists of a game, the spectator's view and the replay: the move as the
 // service records it (a history entry, an event, or an action of a finished hand's record), the players'
 // names by seat, and the view or record that says how the hand ended (gin or a plain knock). The words are
-// returned as parts, card codes ("7H") kept apart so that the page can draw them as cards.
+// returned as parts, card codes ("7H") kept apart so that the page can draw them as cards. And the one
+// look-up of a move among a view's legal_actions, for the seat's page and its table.
+
+/** The first of the view's legal actions with these fields: findAction(legal, {type: "draw", source: "stock"}). */
+export function findAction(legal, wanted) {
+  return legal.find((a) => Object.entries(wanted).every(([k, v]) => a[k] === v));
+}
 
 /** A move as words and cards: ["Bob", " discarded ", "7H"]. `context`: {knock, result} of the view or
  * the hand's record, if any (they tell a gin from a knock). */

@@ -118,6 +118,78 @@ export function endedHere(record, doc, names) {
   return record.ended === "aborted" || !(seat === 0 || seat === 1) ? `the match ended here: ${words}` : `the match ended here: ${names[seat]} ${words}`;
 }
 
+// --- drawing a step: from the frame and the match's record alone ---------------------------------------------
+/** A seat's cards at a step: face up (`up`) or down but for the cards it took from the pile; `dealer` and
+ * `nextSeat` its chips, `drawn` the card the step's draw brought. */
+function seatRow(frame, seat, { names, up, dealer, nextSeat, drawn }) {
+  const cards = sortCards(frame.hands[seat] || []);
+  const known = frame.known[seat] || [];
+  const row = h("div", { class: "replay-seat", "data-seat": seat, "data-face": up ? "up" : "down" });
+  const chips = [];
+  if (dealer === seat) chips.push(h("span", { class: "chip" }, "dealer"));
+  if (nextSeat === seat) chips.push(h("span", { class: "chip turn" }, "to play"));
+  row.append(h("div", { class: "who" }, h("span", { class: "name" }, names[seat]), h("span", { class: "count" }, `${cards.length} cards`), chips));
+  const hand = h("div", { class: "replay-hand", role: "group" });
+  if (up) {
+    for (const card of cards) hand.append(cardFace(card, { extraClass: card === drawn && frame.action?.seat === seat ? "drawn" : "" }));
+    hand.setAttribute("aria-label", `${names[seat]}'s hand: ${cards.map(cardName).join(", ")}`);
+  } else {
+    const shown = cards.filter((c) => known.includes(c));
+    for (let i = 0; i < cards.length - shown.length; i++) hand.append(cardBack());
+    for (const card of shown) hand.append(cardFace(card, { extraClass: "known", label: `${cardName(card)} (known: taken from the pile)` }));
+    hand.setAttribute("aria-label", `${names[seat]}'s hand: ${cards.length - shown.length} hidden cards${shown.length ? `, known: ${shown.map(cardName).join(", ")}` : ""}`);
+  }
+  row.append(hand);
+  return row;
+}
+
+/** The stock and the pile at a step. */
+function centre(frame) {
+  const pile = frame.pile || [];
+  const top = pile[pile.length - 1];
+  const fresh = frame.action?.type === "discard" ? frame.action.card : null;
+  const fan = h("div", { class: "fan" }, pile.slice(-4, -1).map((card) => cardFace(card, { extraClass: "under" })));
+  fan.append(top
+    ? cardFace(top, { extraClass: `top ${top === fresh ? "fresh-static" : ""}`.trim(), label: `Discard pile, top: ${cardName(top)}`, attrs: { id: "replay-pile-top" } })
+    : h("div", { class: "card empty", role: "img", "aria-label": "The discard pile is empty" }));
+  return h("div", { class: "center" },
+    h("div", { class: "stock" }, cardBack({ label: `Stock: ${frame.stock} cards` }), h("span", { class: "pile-label" }, `Stock ${frame.stock}`)),
+    h("div", { class: "pile" }, fan, h("span", { class: "pile-label" }, frame.kind === "deal" ? "Upcard" : `Discard pile ${pile.length}`)));
+}
+
+/** "Score before this hand: Ann 0 – Bob 54 (game to 100)", for each game the hand counted in (`standing`). */
+function scoreLine(standing, which, names, rules) {
+  const several = rules?.hollywood || (rules?.games || 1) > 1;
+  const games = standing.length ? standing : [{ number: 1, before: [0, 0], after: [0, 0] }];
+  return h("p", { id: "replay-score", class: "replay-score", "data-when": which },
+    which === "after" ? "Score after this hand: " : "Score before this hand: ",
+    games.map((game, i) => [i ? " · " : "", several ? `game ${game.number}: ` : "", h("b", {}, names[0]), ` ${game[which][0]} – `, h("b", {}, names[1]), ` ${game[which][1]}`]),
+    rules?.target ? ` (game to ${rules.target})` : "");
+}
+
+/** Every hand of the match (`doc`, the export): how it ended, its points and the score after it. */
+function handsTable(doc, standings, names) {
+  const rows = (doc.hands || []).map((record, i) => {
+    const outcome = record.result?.outcome || {};
+    const knocker = outcome.knocker ?? record.result?.knocker?.seat ?? 0;
+    const what = !record.result && record.ended
+      ? endedHere(record, doc, names).replace(/^the match ended here: /, "cut short: ")
+      : (END_TEXT[outcome.end] || outcome.end || "").replace("{k}", names[knocker] ?? "").replace("{d}", names[1 - knocker] ?? "");
+    const after = (standings[i] || []).slice(-1)[0]?.after || [0, 0];
+    return h("tr", { "data-hand": i + 1 },
+      h("td", { class: "num" }, record.number ?? i + 1),
+      h("td", { class: "text" }, what, typeof outcome.winner === "number" ? h("b", {}, ` +${outcome.points}`) : null),
+      h("td", { class: "num" }, `${after[0]}–${after[1]}`));
+  });
+  return h("section", { class: "hands" }, h("h3", {}, "Hands"),
+    rows.length
+      ? h("table", { class: "sheet" },
+        h("caption", { class: "visually-hidden" }, "Every hand: how it ended, its points and the score after it"),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "num" }, "#"), h("th", { scope: "col", class: "text" }, "How it ended"), h("th", { scope: "col", class: "num" }, "Score"))),
+        h("tbody", {}, rows))
+      : h("p", { class: "note" }, "No hand was played to its end."));
+}
+
 /** The replay page. ctx = {api, root, ui, player()}; options = {as (a player's name), hand, move}. */
 export class ReplayViewer {
   constructor(ctx, gameId, options = {}) {
@@ -392,25 +464,25 @@ export class ReplayViewer {
     const nextSeat = frame.kind === "result" ? null : (record.actions || [])[frame.step]?.seat;
     const drawn = frame.action?.type === "draw" ? frame.action.card : null;
     add(felt,
-      this.seatRow(frame, 1 - bottom, record, nextSeat, drawn),
-      this.centre(frame),
+      seatRow(frame, 1 - bottom, { names, up: this.faceUp(frame, 1 - bottom), dealer: record.dealer, nextSeat, drawn }),
+      centre(frame),
       h("p", { id: "replay-move", class: "prompt" }, this.caption(frame, record)),
       frame.kind === "move" ? this.callout(frame) : null,
-      this.seatRow(frame, bottom, record, nextSeat, drawn));
+      seatRow(frame, bottom, { names, up: this.faceUp(frame, bottom), dealer: record.dealer, nextSeat, drawn }));
     stage.append(felt);
     const standing = this.standings[frame.hand] || [];
     if (frame.kind === "result" && !record.result && record.ended) {
       stage.append(h("section", { id: "replay-result", class: "result", "data-ended": record.ended, "aria-label": `Hand ${frame.hand + 1}: the match ended` },
         h("h2", {}, `Hand ${record.number ?? frame.hand + 1}: ${endedHere(record, this.doc, names)}`),
-        this.scoreLine(standing, "after")));
+        scoreLine(standing, "after", names, this.doc.rules)));
     } else if (frame.kind === "result") {
       const result = record.result || {};
       const panel = h("section", { id: "replay-result", class: "result", "aria-label": `Hand ${frame.hand + 1} result` },
         h("h2", {}, `Hand ${record.number ?? frame.hand + 1}: ${handHeading(result, names)}`));
-      add(panel, handDetails(result, names), this.scoreLine(standing, "after"));
+      add(panel, handDetails(result, names), scoreLine(standing, "after", names, this.doc.rules));
       stage.append(panel);
     } else {
-      stage.append(this.scoreLine(standing, "before"));
+      stage.append(scoreLine(standing, "before", names, this.doc.rules));
     }
     this.drawSide(frame, record);
   }
@@ -425,55 +497,6 @@ export class ReplayViewer {
     if (frame.kind === "result") return `Hand ${record.number ?? frame.hand + 1} is over: ${handHeading(record.result || {}, names)}.`;
     const moves = (record.actions || []).length;
     return withCards([`Move ${frame.step} of ${moves}: `, ...describeMove(this.seenAction(frame.action, frame), names, record)]);
-  }
-
-  seatRow(frame, seat, record, nextSeat, drawn) {
-    const names = this.names;
-    const cards = sortCards(frame.hands[seat] || []);
-    const up = this.faceUp(frame, seat);
-    const known = frame.known[seat] || [];
-    const row = h("div", { class: "replay-seat", "data-seat": seat, "data-face": up ? "up" : "down" });
-    const chips = [];
-    if (record.dealer === seat) chips.push(h("span", { class: "chip" }, "dealer"));
-    if (nextSeat === seat) chips.push(h("span", { class: "chip turn" }, "to play"));
-    row.append(h("div", { class: "who" }, h("span", { class: "name" }, names[seat]), h("span", { class: "count" }, `${cards.length} cards`), chips));
-    const hand = h("div", { class: "replay-hand", role: "group" });
-    if (up) {
-      for (const card of cards) hand.append(cardFace(card, { extraClass: card === drawn && frame.action?.seat === seat ? "drawn" : "" }));
-      hand.setAttribute("aria-label", `${names[seat]}'s hand: ${cards.map(cardName).join(", ")}`);
-    } else {
-      const shown = cards.filter((c) => known.includes(c));
-      for (let i = 0; i < cards.length - shown.length; i++) hand.append(cardBack());
-      for (const card of shown) hand.append(cardFace(card, { extraClass: "known", label: `${cardName(card)} (known: taken from the pile)` }));
-      hand.setAttribute("aria-label", `${names[seat]}'s hand: ${cards.length - shown.length} hidden cards${shown.length ? `, known: ${shown.map(cardName).join(", ")}` : ""}`);
-    }
-    row.append(hand);
-    return row;
-  }
-
-  centre(frame) {
-    const pile = frame.pile || [];
-    const top = pile[pile.length - 1];
-    const fresh = frame.action?.type === "discard" ? frame.action.card : null;
-    const fan = h("div", { class: "fan" }, pile.slice(-4, -1).map((card) => cardFace(card, { extraClass: "under" })));
-    fan.append(top
-      ? cardFace(top, { extraClass: `top ${top === fresh ? "fresh-static" : ""}`.trim(), label: `Discard pile, top: ${cardName(top)}`, attrs: { id: "replay-pile-top" } })
-      : h("div", { class: "card empty", role: "img", "aria-label": "The discard pile is empty" }));
-    return h("div", { class: "center" },
-      h("div", { class: "stock" }, cardBack({ label: `Stock: ${frame.stock} cards` }), h("span", { class: "pile-label" }, `Stock ${frame.stock}`)),
-      h("div", { class: "pile" }, fan, h("span", { class: "pile-label" }, frame.kind === "deal" ? "Upcard" : `Discard pile ${pile.length}`)));
-  }
-
-  /** "Score before this hand: Ann 0 – Bob 54 (game to 100)", for each game the hand counted in. */
-  scoreLine(standing, which) {
-    const names = this.names;
-    const rules = this.doc.rules || {};
-    const several = rules.hollywood || (rules.games || 1) > 1;
-    const games = standing.length ? standing : [{ number: 1, before: [0, 0], after: [0, 0] }];
-    return h("p", { id: "replay-score", class: "replay-score", "data-when": which },
-      which === "after" ? "Score after this hand: " : "Score before this hand: ",
-      games.map((game, i) => [i ? " · " : "", several ? `game ${game.number}: ` : "", h("b", {}, names[0]), ` ${game[which][0]} – `, h("b", {}, names[1]), ` ${game[which][1]}`]),
-      rules.target ? ` (game to ${rules.target})` : "");
   }
 
   drawSide(frame, record) {
@@ -499,31 +522,8 @@ export class ReplayViewer {
     }
     side.append(this.reviewBox);
     side.append(h("section", { class: "moves" }, h("h3", {}, `Hand ${record.number ?? frame.hand + 1}: moves`), played ? list : h("p", { class: "note" }, `The deal: ${actions.length} moves to come.`)));
-    side.append(this.handsTable());
+    side.append(handsTable(this.doc, this.standings, names));
     showLatest(list); // the current move (the last played) in sight, the top row whole
-  }
-
-  handsTable() {
-    const names = this.names;
-    const rows = this.records.map((record, i) => {
-      const outcome = record.result?.outcome || {};
-      const knocker = outcome.knocker ?? record.result?.knocker?.seat ?? 0;
-      const what = !record.result && record.ended
-        ? endedHere(record, this.doc, names).replace(/^the match ended here: /, "cut short: ")
-        : (END_TEXT[outcome.end] || outcome.end || "").replace("{k}", names[knocker] ?? "").replace("{d}", names[1 - knocker] ?? "");
-      const after = (this.standings[i] || []).slice(-1)[0]?.after || [0, 0];
-      return h("tr", { "data-hand": i + 1 },
-        h("td", { class: "num" }, record.number ?? i + 1),
-        h("td", { class: "text" }, what, typeof outcome.winner === "number" ? h("b", {}, ` +${outcome.points}`) : null),
-        h("td", { class: "num" }, `${after[0]}–${after[1]}`));
-    });
-    return h("section", { class: "hands" }, h("h3", {}, "Hands"),
-      rows.length
-        ? h("table", { class: "sheet" },
-          h("caption", { class: "visually-hidden" }, "Every hand: how it ended, its points and the score after it"),
-          h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "num" }, "#"), h("th", { scope: "col", class: "text" }, "How it ended"), h("th", { scope: "col", class: "num" }, "Score"))),
-          h("tbody", {}, rows))
-        : h("p", { class: "note" }, "No hand was played to its end."));
   }
 
   drawEnd() {
@@ -542,7 +542,7 @@ export class ReplayViewer {
     stage.append(panel);
     const side = clear(this.side);
     this.tip?.hide();
-    side.append(this.reviewBox, this.handsTable());
+    side.append(this.reviewBox, handsTable(doc, this.standings, names));
   }
 
   // --- the master's review ------------------------------------------------------------------------------------

@@ -2,10 +2,17 @@
 // hand grouped in melds and deadwood, the moves on offer (only those of legal_actions), the editors for a
 // knock or lay-offs, the end of a hand and of a game, the clocks, resigning, aborting, claiming, the end of
 // the match and its rematch. Everything drawn comes from the service's answers.
+//
+// The drawing knows no controller: each function takes what it shows (the view, or the parts of it, and
+// the few facts the page adds: the seat, the names, the editor, the hint…) and the callbacks of what the
+// player may do there (`on.act(action)`, `on.openKnock()`…). It calls no API and changes no state: the
+// seat's page (game.js) keeps the state, builds the table to draw (GameController.table()) and answers
+// the callbacks.
 
 import { CARD_KEYS, cardBack, cardFace, cardInline, cardName, cardPoints, cardText } from "./cards.js";
 import { add, clear, h, showLatest } from "./dom.js";
 import { clockWords } from "./lobby.js";
+import { describeMove, findAction } from "./moves.js";
 
 export const END_TEXT = {
   knock: "{k} knocked",
@@ -80,82 +87,106 @@ function button(label, action, onclick, { key, primary = false, title, disabled 
   );
 }
 
-export function renderGame(ctrl) {
-  const root = ctrl.ui.root;
-  const view = ctrl.view;
-  const names = view ? ctrl.names() : ["You", "Opponent"];
+/**
+ * Draw one seat's game into `root`. `table` is what it shows, plain data (GameController.table()):
+ *   view          the seat's view (null while loading); legal: its legal_actions
+ *   seat, names   this seat; the players' names by seat ("You" for this one)
+ *   yourMove, matchOver, againstBot, busy (a move is on its way)
+ *   mode, editor  null, or "knock"/"layoff" and its editor (editor.js)
+ *   hint, log     the hint asked for ({action, explanation}) or null; the hand's moves so far
+ *   lastDrawn, freshDiscard   the card this seat just drew; the opponent's discard that just arrived
+ *   clock         the clocks as of now ({times, running, move, perMove, bank}) or null
+ *   claim         {kind: "time" | "idle", secondsLeft} when the waiting seat may claim the game, else null
+ *   rating        the rated match's rating change ({pending} | {missing} | {family, before, after}) or null
+ *   shuffle       {verified, commitments}: the fair-shuffle checks and commitments by hand number
+ *   inviteLink    the link to send a friend, or null
+ *   connection, helpOpen, confirming   the live feed's state; the help open; "resign"/"abort" being asked
+ * `on` is what the player may do, each a callback: act(action), openKnock({gin}), chooseKnockDiscard(card),
+ * closeEditor(), editorToggle(card), editorMakeMeld(), editorBreak(index), editorBest(), editorLayOff(index),
+ * editorTakeBack(card), editorConfirm(), askHint(), undo(), claimVictory(), confirmEnd(type | null),
+ * confirmClosed(), endMatch(type), rematch(), openRematch(gameId), leave(), openHelp(), helpClosed(), notice(text).
+ */
+export function renderGame(root, table, on) {
+  const { view, names, yourMove, matchOver, mode, busy, helpOpen, confirming } = table;
   const screen = h("div", {
     id: "game",
     class: "game-screen",
     "data-phase": view?.phase || "loading",
     "data-version": view?.version ?? "",
     "data-hand": view?.hand_number ?? "",
-    "data-my-turn": ctrl.yourMove ? "yes" : "no",
-    "data-over": ctrl.matchOver ? "yes" : "no",
-    "data-mode": ctrl.mode || "play",
-    "data-busy": ctrl.posting ? "yes" : "no",
+    "data-my-turn": yourMove ? "yes" : "no",
+    "data-over": matchOver ? "yes" : "no",
+    "data-mode": mode || "play",
+    "data-busy": busy ? "yes" : "no",
   });
-  screen.append(topbar(ctrl, names));
+  screen.append(topbar(table, on));
   if (!view) {
     screen.append(h("p", { class: "loading" }, "Loading the game…"));
     clear(root).append(screen);
     return;
   }
   const felt = h("section", { id: "felt", class: "felt", "aria-label": "Card table" });
-  felt.append(handInfo(ctrl, names, "on-felt"), opponentArea(ctrl, names));
-  if (view.waiting_for_opponent && !ctrl.matchOver) {
-    felt.append(invitePanel(ctrl));
+  felt.append(handInfo(view, table.seat, names, "on-felt"), opponentArea(view, table.seat, names, matchOver));
+  if (view.waiting_for_opponent && !matchOver) {
+    felt.append(invitePanel(table.inviteLink, on.notice));
   } else if (view.result) {
-    felt.append(resultPanel(ctrl, names));
-  } else if (ctrl.matchOver) {
-    felt.append(endedPanel(ctrl, names)); // ended early: resigned, lost on time, claimed, aborted
+    felt.append(resultPanel(table, on));
+  } else if (matchOver) {
+    felt.append(endedPanel(table, on)); // ended early: resigned, lost on time, claimed, aborted
   } else {
-    felt.append(centerArea(ctrl, names));
-    felt.append(h("p", { id: "prompt", class: "prompt", tabindex: "-1" }, prompt(ctrl, names)));
-    felt.append(handArea(ctrl));
-    felt.append(actionBar(ctrl));
+    // The knocker has laid down: no more draws, and the room goes to the melds to lay off onto.
+    felt.append(view.knock ? h("div", { class: "center" }, knockArea(view.knock, table, on)) : centerArea(table, on.act));
+    felt.append(h("p", { id: "prompt", class: "prompt", tabindex: "-1" }, prompt(table)));
+    felt.append(handArea(table, on));
+    felt.append(actionBar(table, on));
   }
-  const board = h("div", { class: "board" }, felt, sidePanel(ctrl, names));
-  screen.append(board, helpDialog(ctrl));
-  if (ctrl.confirming) screen.append(confirmDialog(ctrl, names));
+  const board = h("div", { class: "board" }, felt, sidePanel(table));
+  screen.append(board, helpDialog(on.helpClosed));
+  if (confirming) screen.append(confirmDialog(confirming, names[1 - table.seat], view.rated, on));
   clear(root).append(screen);
-  if (ctrl.helpOpen) screen.querySelector("#help").showModal();
-  if (ctrl.confirming) screen.querySelector("#confirm").showModal();
+  if (helpOpen) screen.querySelector("#help").showModal();
+  if (confirming) screen.querySelector("#confirm").showModal();
   const log = screen.querySelector("#log");
   showLatest(log); // the latest move in sight, the top row whole
-  const yourTurn = ctrl.yourMove && !view.result;
+  const yourTurn = yourMove && !view.result;
   document.title = `${yourTurn ? "● Your turn — " : ""}Gin Rummy`;
 }
 
 // --- the top bar -----------------------------------------------------------------------------------------
-function topbar(ctrl, names) {
-  const view = ctrl.view;
+function topbar({ view, seat, names, clock, connection }, { leave, openHelp }) {
   const bar = h("header", { class: "topbar" });
   bar.append(
-    h("button", { type: "button", class: "brand", "aria-label": "Gin Rummy: back to the start page (the game is kept)", title: "Back to the start page (the game is kept)", onclick: () => ctrl.ui.leave() }, h("span", { "aria-hidden": "true" }, "♠ "), h("span", { class: "word" }, "Gin Rummy")),
+    h("button", { type: "button", class: "brand", "aria-label": "Gin Rummy: back to the start page (the game is kept)", title: "Back to the start page (the game is kept)", onclick: () => leave() }, h("span", { "aria-hidden": "true" }, "♠ "), h("span", { class: "word" }, "Gin Rummy")),
   );
   if (view) {
     bar.append(scoreboard(view, names));
-    const clocks = clocksBox(ctrl, names);
-    if (clocks) bar.append(clocks);
-    bar.append(handInfo(ctrl, names, "in-header"));
+    if (clock) bar.append(clocksBox(view.clock, clock, seat, names));
+    bar.append(handInfo(view, seat, names, "in-header"));
   }
   bar.append(
-    h("span", { id: "connection", class: "connection", "data-state": ctrl.connection, title: "The live feed of the opponent's moves" },
-      CONNECTION_WORDS[ctrl.connection]),
-    h("button", { type: "button", class: "icon", "aria-label": "Keyboard help", title: "Keyboard help (?)", "data-action": "help", onclick: () => ctrl.toggleHelp(true) }, "?"),
+    h("span", { id: "connection", class: "connection", "data-state": connection, title: "The live feed of the opponent's moves" },
+      CONNECTION_WORDS[connection]),
+    h("button", { type: "button", class: "icon", "aria-label": "Keyboard help", title: "Keyboard help (?)", "data-action": "help", onclick: () => openHelp() }, "?"),
   );
   return bar;
 }
 
 export const CONNECTION_WORDS = { live: "live", reconnecting: "reconnecting…", connecting: "connecting…", closed: "offline" };
 
+/** Say the live feed's state on the dot of the page in `root` (a seat's or a spectator's), if it shows one. */
+export function paintConnection(root, state) {
+  const dot = root.querySelector("#connection");
+  if (dot) {
+    dot.dataset.state = state;
+    dot.textContent = CONNECTION_WORDS[state];
+  }
+}
+
 /** The hand's facts: its number, the dealer, the knock limit. In the header; on a phone, where the header
  * keeps two rows (the scores, then the clocks), on the felt instead (CSS shows one of the two). */
-function handInfo(ctrl, names, where) {
-  const view = ctrl.view;
+function handInfo(view, seat, names, where) {
   const info = [`Hand ${view.hand_number}`];
-  if (typeof view.dealer === "number") info.push(view.dealer === ctrl.seat ? "you dealt" : `${names[view.dealer]} dealt`);
+  if (typeof view.dealer === "number") info.push(view.dealer === seat ? "you dealt" : `${names[view.dealer]} dealt`);
   info.push(view.knock_limit ? `knock at ≤ ${view.knock_limit}` : "gin only");
   if (view.spades_double) info.push("spades double");
   if (view.rated) info.push("rated");
@@ -185,10 +216,9 @@ export function scoreboard(view, names) {
 }
 
 // --- the opponent ----------------------------------------------------------------------------------------
-function opponentArea(ctrl, names) {
-  const view = ctrl.view;
+function opponentArea(view, seat, names, matchOver) {
   const opp = view.opponent || {};
-  const oppSeat = 1 - ctrl.seat;
+  const oppSeat = 1 - seat;
   const known = opp.known_cards || [];
   const laidDown = view.knock && view.knock.knocker === oppSeat;
   const area = h("section", { class: "opponent", "aria-label": `${names[oppSeat]}'s hand` });
@@ -197,7 +227,7 @@ function opponentArea(ctrl, names) {
   if (view.turn === oppSeat && !view.result && !view.waiting_for_opponent) tags.push(h("span", { class: "chip turn" }, "to play"));
   area.append(h("div", { class: "who" }, h("span", { class: "name" }, names[oppSeat]), h("span", { class: "count" }, `${opp.card_count ?? "?"} cards`), tags));
   const cards = h("div", { id: "opponent-hand", class: "opp-cards" });
-  if (ctrl.matchOver && !view.result) {
+  if (matchOver && !view.result) {
     cards.append(h("span", { class: "note" }, "the game is over"));
   } else if (view.result || laidDown) {
     cards.append(h("span", { class: "note" }, laidDown && !view.result ? "laid down on the table" : "shown below"));
@@ -215,18 +245,12 @@ function opponentArea(ctrl, names) {
 }
 
 // --- stock and discard pile --------------------------------------------------------------------------------
-function centerArea(ctrl, names) {
-  const view = ctrl.view;
+function centerArea({ view, legal, hint, freshDiscard }, act) {
   const center = h("div", { class: "center" });
-  const drawStock = ctrl.find({ type: "draw", source: "stock" });
-  const takePile = ctrl.find({ type: "draw", source: "discard" });
-  const hinted = ctrl.hint?.action || {};
+  const drawStock = findAction(legal, { type: "draw", source: "stock" });
+  const takePile = findAction(legal, { type: "draw", source: "discard" });
+  const hinted = hint?.action || {};
 
-  if (view.knock) {
-    // The knocker has laid down: no more draws, and the room goes to the melds to lay off onto.
-    center.append(knockArea(ctrl, names));
-    return center;
-  }
   // The stock and the pile's top card are controls only while the view offers that draw.
   const stock = h("div", { id: "stock", class: "stock" });
   const stockLabel = `Stock: ${view.stock_size} cards` + (drawStock ? ` — draw the top card${keyHint("D")}` : "");
@@ -238,7 +262,7 @@ function centerArea(ctrl, names) {
       title: stockLabel,
       "data-action": "draw-stock",
       "data-focus": "stock",
-      onclick: () => ctrl.act(drawStock),
+      onclick: () => act(drawStock),
     })
     : h("div", { class: "card back big", role: "img", "aria-label": stockLabel, title: stockLabel });
   stock.append(stockCard, h("span", { class: "pile-label" }, `Stock ${view.stock_size}`));
@@ -254,8 +278,8 @@ function centerArea(ctrl, names) {
     fan.append(
       cardFace(top, {
         label,
-        extraClass: `big top ${takePile ? "playable" : ""} ${ctrl.freshDiscard === top ? "fresh" : ""} ${hinted.type === "draw" && hinted.source === "discard" ? "hinted" : ""}`,
-        onclick: takePile ? () => ctrl.act(takePile) : null,
+        extraClass: `big top ${takePile ? "playable" : ""} ${freshDiscard === top ? "fresh" : ""} ${hinted.type === "draw" && hinted.source === "discard" ? "hinted" : ""}`,
+        onclick: takePile ? () => act(takePile) : null,
         attrs: takePile ? { id: "pile-top", "data-action": "draw-pile", "data-focus": "pile" } : { id: "pile-top" },
       }),
     );
@@ -265,7 +289,7 @@ function centerArea(ctrl, names) {
   pile.append(fan, h("span", { class: "pile-label" }, view.phase.startsWith("upcard") ? "Upcard" : `Discard pile ${pileCards.length}`));
   // Drag a card of the hand onto the pile to discard it (only cards the view lets go are draggable).
   pile.addEventListener("dragover", (e) => {
-    if (e.dataTransfer.types.includes("text/x-card") && ctrl.legal.some((a) => a.type === "discard")) {
+    if (e.dataTransfer.types.includes("text/x-card") && legal.some((a) => a.type === "discard")) {
       e.preventDefault();
       pile.classList.add("drop");
     }
@@ -275,8 +299,8 @@ function centerArea(ctrl, names) {
     e.preventDefault();
     pile.classList.remove("drop");
     const card = e.dataTransfer.getData("text/x-card");
-    const discard = card && ctrl.find({ type: "discard", card });
-    if (discard) ctrl.act(discard);
+    const discard = card && findAction(legal, { type: "discard", card });
+    if (discard) act(discard);
   });
   center.append(stock, pile);
   if (pileCards.length > 1) {
@@ -290,11 +314,9 @@ function centerArea(ctrl, names) {
 }
 
 /** The knocker's melds laid down: the defender's lay-off targets (numbered), or the knocker's own view. */
-function knockArea(ctrl, names) {
-  const view = ctrl.view;
-  const knock = view.knock;
-  const mine = knock.knocker === ctrl.seat;
-  const editor = ctrl.mode === "layoff" ? ctrl.editor : null;
+function knockArea(knock, { seat, names, mode, editor: open }, { editorTakeBack, editorLayOff }) {
+  const mine = knock.knocker === seat;
+  const editor = mode === "layoff" ? open : null;
   const kind = knock.big_gin ? "went big gin" : knock.gin ? "went gin" : "knocked";
   const area = h("section", { class: "knock-area", "aria-label": "The knocker's melds" });
   area.append(h("h3", {}, `${names[knock.knocker]} ${kind} · deadwood ${knock.deadwood}`));
@@ -311,7 +333,7 @@ function knockArea(ctrl, names) {
           label: `${cardName(c)}, laid off: take it back`,
           onclick: (e) => {
             e.stopPropagation();
-            ctrl.editorTakeBack(c);
+            editorTakeBack(c);
           },
           attrs: { "data-focus": `laid:${c}` },
         }),
@@ -321,7 +343,7 @@ function knockArea(ctrl, names) {
       ? h("div", { class: "target meld", role: "group", "aria-label": label },
           h("button", { type: "button", class: "target-btn", "data-action": `layoff-onto-${i + 1}`, "data-focus": `target:${i}`,
             "aria-label": `Lay the picked cards off onto meld ${i + 1}`, title: `Lay the picked cards off onto meld ${i + 1} (Shift+${i + 1})`,
-            onclick: () => ctrl.editorLayOff(i) }, h("span", {}, `${i + 1}`), h("kbd", { "aria-hidden": "true" }, `⇧${i + 1}`)),
+            onclick: () => editorLayOff(i) }, h("span", {}, `${i + 1}`), h("kbd", { "aria-hidden": "true" }, `⇧${i + 1}`)),
           cards)
       : h("div", { class: "target meld", role: "group", "aria-label": label }, cards);
     targets.append(target);
@@ -335,21 +357,19 @@ function knockArea(ctrl, names) {
 }
 
 // --- what to do -----------------------------------------------------------------------------------------
-function prompt(ctrl, names) {
-  const view = ctrl.view;
-  const legal = ctrl.legal;
-  const opp = names[1 - ctrl.seat];
-  if (ctrl.posting) return "…";
-  if (!ctrl.yourMove) return view.turn === null ? "Waiting for the next deal…" : `Waiting for ${opp}…`;
+function prompt({ view, legal, seat, names, busy, yourMove, mode }) {
+  const opp = names[1 - seat];
+  if (busy) return "…";
+  if (!yourMove) return view.turn === null ? "Waiting for the next deal…" : `Waiting for ${opp}…`;
   const top = (view.discard_pile || []).slice(-1)[0];
-  const has = (type, extra = {}) => Boolean(ctrl.find({ type, ...extra }));
+  const has = (type, extra = {}) => Boolean(findAction(legal, { type, ...extra }));
   const touch = touchOnly();
-  if (ctrl.mode === "knock") {
+  if (mode === "knock") {
     return touch
       ? "Knock: choose the card to discard face down. Keep the best melds, or tap cards and Make meld for your own."
       : "Knock: pick the card to discard face down, then arrange your melds (pick cards, M makes a meld) or keep the best. Enter knocks.";
   }
-  if (ctrl.mode === "layoff") {
+  if (mode === "layoff") {
     const k = names[view.knock?.knocker];
     return view.knock?.gin || view.knock?.big_gin
       ? `${k} went gin: lay down your melds (no lay-offs).` + (touch ? "" : " Enter lays down, L takes the best.")
@@ -361,7 +381,7 @@ function prompt(ctrl, names) {
   if (has("discard") || has("knock")) {
     let text = touch ? "Tap a card to discard it." : "Discard a card: click it, drag it onto the pile, or press its number then Enter.";
     if (legal.some((a) => a.type === "knock" && a.discard === null)) text += ` Big gin is on${key("B")}!`;
-    else if (gin(ctrl)) text += ` You can go gin${key("G")}!`;
+    else if (ginOnOffer(view.hand, legal)) text += ` You can go gin${key("G")}!`;
     else if (has("knock")) text += ` You may knock${key("K")}.`;
     return text;
   }
@@ -369,87 +389,90 @@ function prompt(ctrl, names) {
   return "Your move.";
 }
 
-function gin(ctrl) {
-  const after = new Map((ctrl.view.hand?.discards || []).map((d) => [d.card, d.deadwood]));
-  return ctrl.legal.some((a) => a.type === "knock" && a.discard && after.get(a.discard) === 0);
+/** Whether a knock on offer leaves no deadwood (the hand's analysis: the deadwood after each discard). */
+function ginOnOffer(hand, legal) {
+  const after = new Map((hand?.discards || []).map((d) => [d.card, d.deadwood]));
+  return legal.some((a) => a.type === "knock" && a.discard && after.get(a.discard) === 0);
 }
 
-function actionBar(ctrl) {
+function actionBar({ view, legal, seat, names, hint, mode, editor, againstBot, claim }, on) {
   const bar = h("div", { class: "actions", role: "toolbar", "aria-label": "Moves" });
-  const legal = ctrl.legal;
-  const view = ctrl.view;
   const top = (view.discard_pile || []).slice(-1)[0];
-  const hinted = ctrl.hint?.action?.type;
+  const hinted = hint?.action?.type;
   const mark = (btn, type) => {
     if (hinted === type) btn.classList.add("hinted");
     return btn;
   };
-  if (ctrl.mode === "knock") {
-    const editor = ctrl.editor;
+  if (mode === "knock") {
     const isGin = editor.choices.find((c) => c.card === editor.discard)?.deadwood === 0;
     bar.append(
-      button(isGin ? "Go gin" : "Knock", "knock-confirm", () => ctrl.editorConfirm(), { key: "Enter", primary: true, disabled: editor.analyzing }),
-      button("Make meld", "make-meld", () => ctrl.editorMakeMeld(), { key: "m" }),
-      button("Best arrangement", "best", () => ctrl.editorBest(), { key: "r" }),
-      button("Cancel", "cancel", () => ctrl.closeEditor(), { key: "Esc" }),
+      button(isGin ? "Go gin" : "Knock", "knock-confirm", () => on.editorConfirm(), { key: "Enter", primary: true, disabled: editor.analyzing }),
+      button("Make meld", "make-meld", () => on.editorMakeMeld(), { key: "m" }),
+      button("Best arrangement", "best", () => on.editorBest(), { key: "r" }),
+      button("Cancel", "cancel", () => on.closeEditor(), { key: "Esc" }),
     );
     return bar;
   }
-  if (ctrl.mode === "layoff") {
+  if (mode === "layoff") {
     bar.append(
-      button("Lay down", "layoff-confirm", () => ctrl.editorConfirm(), { key: "Enter", primary: true }),
-      button("Make meld", "make-meld", () => ctrl.editorMakeMeld(), { key: "m" }),
-      button("Reset to best", "best", () => ctrl.editorBest(), { key: "r" }),
-      mark(button("Lay off: best", "layoff-best", () => ctrl.act({ type: "layoff", best: true }), { key: "l" }), "layoff"),
+      button("Lay down", "layoff-confirm", () => on.editorConfirm(), { key: "Enter", primary: true }),
+      button("Make meld", "make-meld", () => on.editorMakeMeld(), { key: "m" }),
+      button("Reset to best", "best", () => on.editorBest(), { key: "r" }),
+      mark(button("Lay off: best", "layoff-best", () => on.act({ type: "layoff", best: true }), { key: "l" }), "layoff"),
     );
     return bar;
   }
   for (const action of legal) {
     if (action.type === "draw" && action.source === "stock") {
-      bar.append(mark(button("Draw from stock", "draw-stock", () => ctrl.act(action), { key: "d", primary: true }), "draw"));
+      bar.append(mark(button("Draw from stock", "draw-stock", () => on.act(action), { key: "d", primary: true }), "draw"));
     } else if (action.type === "draw") {
       const label = top ? `Take ${cardText(top)}` : "Take the discard";
-      bar.append(button(label, "draw-pile", () => ctrl.act(action), { key: "p", primary: !legal.some((a) => a.type === "draw" && a.source === "stock") }));
+      bar.append(button(label, "draw-pile", () => on.act(action), { key: "p", primary: !legal.some((a) => a.type === "draw" && a.source === "stock") }));
     } else if (action.type === "pass") {
-      bar.append(mark(button("Pass", "pass", () => ctrl.act(action), { key: "n" }), "pass"));
+      bar.append(mark(button("Pass", "pass", () => on.act(action), { key: "n" }), "pass"));
     } else if (action.type === "deal") {
-      bar.append(button("Deal", "deal", () => ctrl.act(action), { key: "Enter", primary: true }));
+      bar.append(button("Deal", "deal", () => on.act(action), { key: "Enter", primary: true }));
     }
   }
   const knocks = legal.filter((a) => a.type === "knock" && a.discard);
   if (knocks.length) {
-    if (gin(ctrl)) bar.append(mark(button("Gin…", "gin", () => ctrl.openKnock({ gin: true }), { key: "g", primary: true }), "knock"));
-    bar.append(mark(button("Knock…", "knock", () => ctrl.openKnock(), { key: "k", primary: !gin(ctrl) }), "knock"));
+    const gin = ginOnOffer(view.hand, legal);
+    if (gin) bar.append(mark(button("Gin…", "gin", () => on.openKnock({ gin: true }), { key: "g", primary: true }), "knock"));
+    bar.append(mark(button("Knock…", "knock", () => on.openKnock(), { key: "k", primary: !gin }), "knock"));
   }
   if (legal.some((a) => a.type === "knock" && a.discard === null)) {
-    bar.append(button("Big gin", "big-gin", () => ctrl.act({ type: "knock", discard: null }), { key: "b", primary: true }));
+    bar.append(button("Big gin", "big-gin", () => on.act({ type: "knock", discard: null }), { key: "b", primary: true }));
   }
   // What the service offers: hints and undo against a bot only, undo while there is a move to take back.
-  if (view.can_hint) bar.append(button("Hint", "hint", () => ctrl.askHint(), { key: "h" }));
-  if (ctrl.againstBot && !view.rated) {
-    const undo = button("Undo", "undo", () => ctrl.undo(), { key: "u", title: "Take back your last move (U)" });
+  if (view.can_hint) bar.append(button("Hint", "hint", () => on.askHint(), { key: "h" }));
+  if (againstBot && !view.rated) {
+    const undo = button("Undo", "undo", () => on.undo(), { key: "u", title: "Take back your last move (U)" });
     undo.disabled = !view.can_undo;
     bar.append(undo);
   }
-  if (ctrl.claim) {
-    const opp = ctrl.opponentName();
-    const why = ctrl.claim === "time" ? `${opp}'s time is up` : `${opp} may have left the game`;
+  if (claim) {
+    const opp = names[1 - seat];
+    const why = claim.kind === "time" ? `${opp}'s time is up` : `${opp} may have left the game`;
     // Certain when the opponent's time is up (the primary button); otherwise only the service knows.
     // The big button once the claim is open (the time is up, or the service's wait is over); a quiet,
     // disabled countdown before.
-    const open = ctrl.claim === "time" || !ctrl.claimSecondsLeft();
-    const claim = button("Claim victory", "claim-victory", () => ctrl.claimVictory(), { primary: open, title: `${why}: claim the game` });
-    if (!open) claim.classList.add("quiet");
-    bar.append(claim);
-    paintClaim(ctrl, claim);
+    const open = claim.kind === "time" || !claim.secondsLeft;
+    const claimButton = button("Claim victory", "claim-victory", () => on.claimVictory(), { primary: open, title: `${why}: claim the game` });
+    if (!open) claimButton.classList.add("quiet");
+    bar.append(claimButton);
+    claimCountdown(claimButton, claim.secondsLeft);
   }
-  return h("div", { class: "action-area" }, bar, endingBar(ctrl));
+  return h("div", { class: "action-area" }, bar, endingBar(legal, names[1 - seat], on.confirmEnd));
 }
 
-/** The claim button while the service's "too early" runs: disabled, counting down (called at each tick). */
-export function paintClaim(ctrl, claim = ctrl.ui.root.querySelector("[data-action=claim-victory]")) {
-  if (!claim) return;
-  const left = ctrl.claimSecondsLeft();
+/** The claim button of the page in `root`, while the service's "too early" runs (called at each tick). */
+export function paintClaim(root, secondsLeft) {
+  const claim = root.querySelector("[data-action=claim-victory]");
+  if (claim) claimCountdown(claim, secondsLeft);
+}
+
+/** The claim button: disabled, counting down, while there are `left` seconds to wait. */
+function claimCountdown(claim, left) {
   const text = left ? `Claim victory in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` : "Claim victory";
   if (claim.textContent !== text) claim.textContent = text;
   claim.disabled = Boolean(left);
@@ -458,32 +481,30 @@ export function paintClaim(ctrl, claim = ctrl.ui.root.querySelector("[data-actio
 }
 
 /** Resign and abort, when legal: apart from the moves, and each asks first. */
-function endingBar(ctrl) {
-  const abort = ctrl.find({ type: "abort" });
-  const resign = ctrl.find({ type: "resign" });
+function endingBar(legal, opponent, confirmEnd) {
+  const abort = findAction(legal, { type: "abort" });
+  const resign = findAction(legal, { type: "resign" });
   if (!abort && !resign) return null;
   return h("div", { class: "ending", role: "group", "aria-label": "End the game" },
-    abort ? h("button", { type: "button", class: "btn quiet", "data-action": "abort", "data-focus": "btn:abort", title: "Call the game off: no result (before the first card is drawn)", onclick: () => ctrl.confirmEnd("abort") }, "Abort") : null,
-    resign ? h("button", { type: "button", class: "btn quiet", "data-action": "resign", "data-focus": "btn:resign", title: `Resign: ${ctrl.opponentName()} wins the match`, onclick: () => ctrl.confirmEnd("resign") }, "Resign…") : null);
+    abort ? h("button", { type: "button", class: "btn quiet", "data-action": "abort", "data-focus": "btn:abort", title: "Call the game off: no result (before the first card is drawn)", onclick: () => confirmEnd("abort") }, "Abort") : null,
+    resign ? h("button", { type: "button", class: "btn quiet", "data-action": "resign", "data-focus": "btn:resign", title: `Resign: ${opponent} wins the match`, onclick: () => confirmEnd("resign") }, "Resign…") : null);
 }
 
 // --- the hand ---------------------------------------------------------------------------------------------
-function handArea(ctrl) {
-  const view = ctrl.view;
+function handArea({ view, legal, names, mode, editor, hint, lastDrawn }, on) {
   const hand = view.hand || {};
   const section = h("section", { class: "my-hand", "aria-label": "Your hand" });
   const row = h("div", { id: "my-hand", class: "hand" });
-  const editor = ctrl.editor;
   let keyIndex = 0;
   const nextKey = () => CARD_KEYS[keyIndex++];
 
-  if (ctrl.mode === "knock") {
-    section.append(knockChoices(ctrl));
+  if (mode === "knock") {
+    section.append(knockChoices(editor, on.chooseKnockDiscard));
     if (editor.analyzing) {
       row.append(h("p", { class: "note" }, "Arranging…"));
     } else {
-      editor.melds.forEach((meld, i) => row.append(editorGroup(ctrl, meld, i, nextKey)));
-      add(row, looseGroup(ctrl, editor.loose(), nextKey, "Deadwood"));
+      editor.melds.forEach((meld, i) => row.append(editorGroup(editor, meld, i, nextKey, on)));
+      add(row, looseGroup(editor, nextKey, on.editorToggle));
     }
     section.append(row);
     if (editor.bestDeadwood !== null && !editor.analyzing) {
@@ -493,36 +514,36 @@ function handArea(ctrl) {
     }
     return section;
   }
-  if (ctrl.mode === "layoff") {
-    editor.melds.forEach((meld, i) => row.append(editorGroup(ctrl, meld, i, nextKey)));
-    add(row, looseGroup(ctrl, editor.loose(), nextKey, "Deadwood"));
-    section.append(row, layoffCount(ctrl));
+  if (mode === "layoff") {
+    editor.melds.forEach((meld, i) => row.append(editorGroup(editor, meld, i, nextKey, on)));
+    add(row, looseGroup(editor, nextKey, on.editorToggle));
+    section.append(row, layoffCount(view, editor, names));
     return section;
   }
 
   const after = new Map((hand.discards || []).map((d) => [d.card, d.deadwood]));
   const bestAfter = after.size ? Math.min(...after.values()) : null;
-  const discardable = new Set(ctrl.legal.filter((a) => a.type === "discard").map((a) => a.card));
-  const hinted = ctrl.hint?.action;
+  const discardable = new Set(legal.filter((a) => a.type === "discard").map((a) => a.card));
+  const hinted = hint?.action;
   const hintedCard = hinted && (hinted.card || hinted.discard);
   const card = (c) => {
     const key = nextKey();
     const deadwood = after.get(c);
     let label = cardName(c);
     if (deadwood !== undefined) label += `, deadwood ${deadwood} after discarding it`;
-    if (c === ctrl.lastDrawn) label += ", just drawn";
+    if (c === lastDrawn) label += ", just drawn";
     const el = cardFace(c, {
       label,
       keyLabel: key,
       badge: deadwood !== undefined ? `${deadwood}` : null,
       extraClass: [
         discardable.has(c) ? "playable" : "",
-        c === ctrl.lastDrawn ? "drawn" : "",
+        c === lastDrawn ? "drawn" : "",
         c === hintedCard ? "hinted" : "",
         deadwood !== undefined && deadwood === bestAfter ? "best" : "",
       ].join(" "),
       // A card is a control (click, Enter, drag onto the pile) only while the view offers its discard.
-      onclick: discardable.has(c) ? () => ctrl.act(ctrl.find({ type: "discard", card: c })) : null,
+      onclick: discardable.has(c) ? () => on.act(findAction(legal, { type: "discard", card: c })) : null,
       attrs: { "data-key": key, "data-focus": `card:${c}`, "data-after": deadwood ?? null, draggable: discardable.has(c) ? "true" : null },
     });
     if (discardable.has(c)) {
@@ -551,11 +572,9 @@ function handArea(ctrl) {
 
 /** The defender's deadwood as the chosen melds and lay-offs leave it (the points of the loose cards: the
  * service counts it so when it checks the choice), beside the knocker's, and what that means. */
-function layoffCount(ctrl) {
-  const view = ctrl.view;
-  const editor = ctrl.editor;
+function layoffCount(view, editor, names) {
   const knock = view.knock || {};
-  const k = ctrl.names()[knock.knocker] ?? "The knocker";
+  const k = names[knock.knocker] ?? "The knocker";
   const mine = editor.loose().reduce((sum, card) => sum + cardPoints(card), 0);
   const theirs = knock.deadwood ?? 0;
   let verdict;
@@ -580,8 +599,7 @@ function layoffCount(ctrl) {
     h("span", { class: "detail" }, ` ${melds} meld${melds === 1 ? "" : "s"}, ${laid} card${laid === 1 ? "" : "s"} laid off ${editor.edited ? "(your choice)" : "(the best)"}.`));
 }
 
-function knockChoices(ctrl) {
-  const editor = ctrl.editor;
+function knockChoices(editor, chooseKnockDiscard) {
   const row = h("div", { class: "knock-choices", role: "radiogroup", "aria-label": "The card to discard face down" });
   row.append(h("span", { class: "label" }, "Discard face down:"));
   for (const choice of editor.choices) {
@@ -592,7 +610,7 @@ function knockChoices(ctrl) {
         extraClass: chosen ? "chosen" : "",
         badge: choice.deadwood ?? null,
         label: `Discard ${cardName(choice.card)} face down` + (choice.deadwood !== null ? ` (deadwood ${choice.deadwood})` : ""),
-        onclick: () => ctrl.chooseKnockDiscard(choice.card),
+        onclick: () => chooseKnockDiscard(choice.card),
         attrs: { role: "radio", "aria-checked": chosen ? "true" : "false", "data-focus": `choice:${choice.card}`, "data-choice": choice.card },
       }),
     );
@@ -600,34 +618,34 @@ function knockChoices(ctrl) {
   return row;
 }
 
-function editorGroup(ctrl, meld, index, nextKey) {
+function editorGroup(editor, meld, index, nextKey, { editorToggle, editorBreak }) {
   return h(
     "div",
     { class: "group meld editing", role: "group", "aria-label": `Meld ${index + 1}: ${meld.map(cardText).join(" ")}` },
-    meld.map((c) => editorCard(ctrl, c, nextKey())),
-    h("button", { type: "button", class: "break", "data-action": `break-${index + 1}`, "aria-label": `Take meld ${meld.map(cardText).join(" ")} apart`, title: "Take this meld apart", onclick: () => ctrl.editorBreak(index) }, "✕"),
+    meld.map((c) => editorCard(c, editor.selected.has(c), nextKey(), editorToggle)),
+    h("button", { type: "button", class: "break", "data-action": `break-${index + 1}`, "aria-label": `Take meld ${meld.map(cardText).join(" ")} apart`, title: "Take this meld apart", onclick: () => editorBreak(index) }, "✕"),
   );
 }
 
-function looseGroup(ctrl, cards, nextKey, label) {
+/** The editor's cards in no meld: the deadwood as it stands. */
+function looseGroup(editor, nextKey, editorToggle) {
+  const cards = editor.loose();
   if (!cards.length) return null;
-  return h("div", { class: "group deadwood editing", role: "group", "aria-label": label }, h("span", { class: "group-label", "aria-hidden": "true" }, label.toLowerCase()), cards.map((c) => editorCard(ctrl, c, nextKey())));
+  return h("div", { class: "group deadwood editing", role: "group", "aria-label": "Deadwood" }, h("span", { class: "group-label", "aria-hidden": "true" }, "deadwood"), cards.map((c) => editorCard(c, editor.selected.has(c), nextKey(), editorToggle)));
 }
 
-function editorCard(ctrl, card, key) {
-  const selected = ctrl.editor.selected.has(card);
+function editorCard(card, selected, key, editorToggle) {
   return cardFace(card, {
     keyLabel: key,
     label: `${cardName(card)}${selected ? ", picked" : ""}`,
     extraClass: selected ? "selected" : "",
-    onclick: () => ctrl.editorToggle(card),
+    onclick: () => editorToggle(card),
     attrs: { "data-key": key, "data-focus": `card:${card}`, "aria-pressed": selected ? "true" : "false" },
   });
 }
 
 // --- the invitation ----------------------------------------------------------------------------------------
-function invitePanel(ctrl) {
-  const link = ctrl.entry.invitation ? ctrl.ui.inviteLink(ctrl.entry) : null;
+function invitePanel(link, notice) {
   const panel = h("section", { class: "invite", "aria-label": "Invite a friend" });
   panel.append(h("h2", {}, "Invite a friend"));
   if (link) {
@@ -640,11 +658,11 @@ function invitePanel(ctrl) {
       onclick: async () => {
         try {
           await navigator.clipboard.writeText(link);
-          ctrl.ui.notice("The invitation link is copied: send it to your friend.");
+          notice("The invitation link is copied: send it to your friend.");
         } catch {
           input.select();
           document.execCommand?.("copy");
-          ctrl.ui.notice("Select the link and copy it (Ctrl+C).");
+          notice("Select the link and copy it (Ctrl+C).");
         }
       },
     }, "Copy link");
@@ -658,41 +676,43 @@ function invitePanel(ctrl) {
 }
 
 // --- the end of a hand, of a game ---------------------------------------------------------------------------
-function resultPanel(ctrl, names) {
-  const view = ctrl.view;
-  const panel = h("section", { id: "result", class: "result", "aria-label": `Hand ${view.hand_number} result` });
-  if (view.end_reason) panel.append(matchEnd(ctrl.view, names)); // ended early between two hands
-  if (ctrl.matchOver) add(panel, ratingChange(ctrl));
-  panel.append(h("h2", { tabindex: "-1" }, `Hand ${view.hand_number}: ${handHeading(view.result || {}, names)}`));
+function resultPanel(table, on) {
+  const { view, legal, seat, names, matchOver, rating, shuffle } = table;
+  const number = view.hand_number;
+  const panel = h("section", { id: "result", class: "result", "aria-label": `Hand ${number} result` });
+  if (view.end_reason) panel.append(matchEnd(view, names)); // ended early between two hands
+  if (matchOver) add(panel, ratingChange(view, rating));
+  panel.append(h("h2", { tabindex: "-1" }, `Hand ${number}: ${handHeading(view.result || {}, names)}`));
   add(panel, handDetails(view.result || {}, names));
-  panel.append(shuffleLine(ctrl, view.hand_number));
+  panel.append(shuffleLine(shuffle.verified[number], shuffle.commitments[number] || view.commitment || ""));
   const finished = finishedGames(view);
   if (finished.length) panel.append(gameOverPanel(view, names, finished));
-  const deal = ctrl.find({ type: "deal" });
-  if (ctrl.matchOver) {
-    panel.append(matchActions(ctrl, names));
+  const deal = findAction(legal, { type: "deal" });
+  if (matchOver) {
+    panel.append(matchActions(table, on));
     return panel;
   }
   const actions = h("div", { class: "actions" });
   if (deal) {
     const next = view.phase === "game_over" ? "Deal the next game" : "Deal the next hand";
-    actions.append(button(next, "deal", () => ctrl.act(deal), { key: "Enter", primary: true }));
+    actions.append(button(next, "deal", () => on.act(deal), { key: "Enter", primary: true }));
   } else {
-    actions.append(h("p", { class: "note" }, `Waiting for ${names[1 - ctrl.seat]} to deal…`));
+    actions.append(h("p", { class: "note" }, `Waiting for ${names[1 - seat]} to deal…`));
   }
-  add(actions, endingBar(ctrl));
+  add(actions, endingBar(legal, names[1 - seat], on.confirmEnd));
   panel.append(actions);
   return panel;
 }
 
 /** The match ended before a hand's result: why, who won, the totals, the rematch. */
-function endedPanel(ctrl, names) {
+function endedPanel(table, on) {
+  const { view, names, rating } = table;
   const panel = h("section", { id: "ended", class: "result", "aria-label": "Game over" });
-  panel.append(matchEnd(ctrl.view, names));
-  add(panel, ratingChange(ctrl));
-  panel.append(matchActions(ctrl, names)); // the rematch in sight, above the totals
-  const finished = finishedGames(ctrl.view);
-  if (finished.length) panel.append(gameOverPanel(ctrl.view, names, finished));
+  panel.append(matchEnd(view, names));
+  add(panel, ratingChange(view, rating));
+  panel.append(matchActions(table, on)); // the rematch in sight, above the totals
+  const finished = finishedGames(view);
+  if (finished.length) panel.append(gameOverPanel(view, names, finished));
   return panel;
 }
 
@@ -710,10 +730,9 @@ export function matchEnd(view, names) {
 }
 
 /** A rated match's effect on this seat's rating: "Your standard rating: 1500? → 1532 (+32)" once the
- * archive has written it (ctrl.rating, game.js), "Your new rating is being worked out…" until then. */
-export function ratingChange(ctrl) {
-  const rating = ctrl.rating;
-  if (!ctrl.view?.rated || !rating) return null;
+ * archive has written it (`rating`, from game.js), "Your new rating is being worked out…" until then. */
+function ratingChange(view, rating) {
+  if (!view.rated || !rating) return null;
   const box = h("p", { id: "rating-change", class: "rating-change", role: "status" });
   if (rating.pending) {
     box.dataset.state = "pending";
@@ -743,28 +762,27 @@ export function ratingChange(ctrl) {
 }
 
 /** After the match: the rematch (offer, accept, waiting, open) and a new game. */
-function matchActions(ctrl, names) {
-  const view = ctrl.view;
+function matchActions({ view, legal, seat, names, againstBot }, { openRematch, rematch: offerRematch, leave }) {
   const rematch = view.rematch || {};
   const offered = rematch.offered_by || [];
-  const opp = names[1 - ctrl.seat];
+  const opp = names[1 - seat];
   const actions = h("div", { class: "actions rematch", id: "rematch" });
   let main = false;
   if (rematch.game_id) {
-    actions.append(button("Play the rematch", "open-rematch", () => ctrl.openRematch(rematch.game_id), { primary: true }));
+    actions.append(button("Play the rematch", "open-rematch", () => openRematch(rematch.game_id), { primary: true }));
     main = true;
-  } else if (ctrl.find({ type: "rematch" })) {
-    if (offered.includes(1 - ctrl.seat)) {
+  } else if (findAction(legal, { type: "rematch" })) {
+    if (offered.includes(1 - seat)) {
       actions.append(h("p", { class: "offer" }, `${opp} offers a rematch.`));
-      actions.append(button("Accept the rematch", "rematch", () => ctrl.rematch(), { primary: true, title: "The same rules; the other player deals first" }));
+      actions.append(button("Accept the rematch", "rematch", () => offerRematch(), { primary: true, title: "The same rules; the other player deals first" }));
     } else {
-      actions.append(button("Rematch", "rematch", () => ctrl.rematch(), { primary: true, title: ctrl.againstBot ? "Play again: the same rules, the other player deals first" : `Offer ${opp} a rematch` }));
+      actions.append(button("Rematch", "rematch", () => offerRematch(), { primary: true, title: againstBot ? "Play again: the same rules, the other player deals first" : `Offer ${opp} a rematch` }));
     }
     main = true;
-  } else if (offered.includes(ctrl.seat)) {
+  } else if (offered.includes(seat)) {
     actions.append(h("p", { class: "waiting", role: "status", "data-state": "rematch-offered" }, h("span", { class: "spinner", "aria-hidden": "true" }), `Rematch offered — waiting for ${opp}…`));
   }
-  actions.append(button("New game", "new-game", () => ctrl.ui.leave(), { primary: !main }));
+  actions.append(button("New game", "new-game", () => leave(), { primary: !main }));
   return actions;
 }
 
@@ -855,9 +873,9 @@ function pointsText(outcome, names) {
   return `${text} → ${winner} ${winner === "You" ? "score" : "scores"} ${outcome.points ?? 0}`;
 }
 
-function shuffleLine(ctrl, number) {
-  const check = ctrl.entry.verified[number];
-  const commitment = ctrl.entry.commitments[number] || ctrl.view.commitment || "";
+/** The fair shuffle of the hand on screen: `check` as fairness.js left it (or none yet), against the
+ * commitment shown at the deal. */
+function shuffleLine(check, commitment) {
   let state = "pending";
   let text = "Fair shuffle: checking…";
   if (check && check.ok === true) {
@@ -935,24 +953,23 @@ function cell(value, seat) {
 }
 
 // --- the side panel -------------------------------------------------------------------------------------------
-function sidePanel(ctrl, names) {
-  const view = ctrl.view;
+function sidePanel({ view, seat, names, hint, log: moves, shuffle }) {
   const side = h("aside", { class: "side", "aria-label": "Game details" });
-  if (ctrl.hint) {
-    const words = hintWords(ctrl.hint.action || {}, view);
-    side.append(h("section", { class: "hint", id: "hint", role: "status" }, h("h3", {}, "Hint"), h("p", {}, withCards(words)), ctrl.hint.explanation ? h("p", { class: "note" }, withCards(String(ctrl.hint.explanation).split(/\b([A2-9TJQK][CDHS])\b/))) : null));
+  if (hint) {
+    const words = hintWords(hint.action || {}, view);
+    side.append(h("section", { class: "hint", id: "hint", role: "status" }, h("h3", {}, "Hint"), h("p", {}, withCards(words)), hint.explanation ? h("p", { class: "note" }, withCards(String(hint.explanation).split(/\b([A2-9TJQK][CDHS])\b/))) : null));
   }
   const log = h("ol", { class: "log", id: "log", "aria-label": "Moves of this hand" });
-  for (const item of ctrl.log) { // all of them, numbered from 1 (the list scrolls)
-    const mine = item.seat === ctrl.seat;
-    log.append(h("li", { class: mine ? "mine" : "theirs" }, withCards(ctrl.describeMove(item))));
+  for (const item of moves) { // all of them, numbered from 1 (the list scrolls)
+    const mine = item.seat === seat;
+    log.append(h("li", { class: mine ? "mine" : "theirs" }, withCards(describeMove(item, names, view))));
   }
-  side.append(h("section", { class: "moves" }, h("h3", {}, `Hand ${view.hand_number}: moves`), ctrl.log.length ? log : h("p", { class: "note" }, "No moves yet.")));
+  side.append(h("section", { class: "moves" }, h("h3", {}, `Hand ${view.hand_number}: moves`), moves.length ? log : h("p", { class: "note" }, "No moves yet.")));
 
   const hands = view.hands || [];
   if (hands.length) {
     const rows = hands.map((hand) => {
-      const check = ctrl.entry.verified[hand.number];
+      const check = shuffle.verified[hand.number];
       const mark = check?.ok === true ? "✓" : check?.ok === false ? "✗" : "–";
       const what = (END_TEXT[hand.end] || hand.end || "").replace("{k}", names[hand.knocker] ?? "").replace("{d}", names[1 - (hand.knocker ?? 0)] ?? "");
       return h("tr", { "data-hand": hand.number },
@@ -1017,26 +1034,28 @@ function clockLabel(name, seconds, running, perMoveOnly) {
   return `${whose}: ${left}${perMoveOnly && !running ? " a move" : " left"}${running ? ", running" : ""}`;
 }
 
-/** Both seats' clocks for the top bar (mine first); the running one ticks (paintClocks). */
-function clocksBox(ctrl, names) {
-  const clock = ctrl.clockNow();
-  if (!clock) return null;
-  const box = h("div", { class: "clocks", id: "clocks", role: "group", "aria-label": `Clocks: ${clockWords(ctrl.view.clock)}`, title: `Time control: ${clockWords(ctrl.view.clock)}` });
-  for (const seat of [ctrl.seat, 1 - ctrl.seat]) {
+/** Both seats' clocks for the top bar (mine first): the view's time control, and `clock` as of now (the
+ * running one ticks: paintClocks). */
+function clocksBox(control, clock, mySeat, names) {
+  const box = h("div", { class: "clocks", id: "clocks", role: "group", "aria-label": `Clocks: ${clockWords(control)}`, title: `Time control: ${clockWords(control)}` });
+  for (const seat of [mySeat, 1 - mySeat]) {
     box.append(h("span", { class: "clock", "data-seat": seat, role: "timer", "aria-live": "off" },
       h("span", { class: "who", "aria-hidden": "true" }, names[seat]),
       h("span", { class: "time", "aria-hidden": "true" }),
       h("span", { class: "move", "aria-hidden": "true" })));
   }
-  paintClocks(ctrl, box);
+  clockTimes(box, clock, names);
   return box;
 }
 
-/** Set the clocks' times (called at every tick): the text, the running one, low time, the labels. */
-export function paintClocks(ctrl, box = ctrl.ui.root.querySelector("#clocks")) {
-  const clock = ctrl.clockNow();
-  if (!box || !clock) return;
-  const names = ctrl.names();
+/** The clocks of the page in `root` as of now (called at every tick). */
+export function paintClocks(root, clock, names) {
+  const box = root.querySelector("#clocks");
+  if (box && clock) clockTimes(box, clock, names);
+}
+
+/** Set the clocks' times: the text, the running one, low time, the labels. */
+function clockTimes(box, clock, names) {
   const perMoveOnly = clock.bank == null;
   for (const el of box.querySelectorAll(".clock")) {
     const seat = Number(el.dataset.seat);
@@ -1057,27 +1076,23 @@ export function paintClocks(ctrl, box = ctrl.ui.root.querySelector("#clocks")) {
 }
 
 // --- resign or abort: the question --------------------------------------------------------------------------
-function confirmDialog(ctrl, names) {
-  const what = ctrl.confirming;
-  const opp = names[1 - ctrl.seat];
+function confirmDialog(what, opp, rated, { confirmEnd, confirmClosed, endMatch }) {
   const resign = what !== "abort";
   const title = resign ? "Resign this game?" : "Abort this game?";
   const text = resign
-    ? `${opp} wins the match${ctrl.view?.rated ? "; it counts for your rating" : ""}.`
+    ? `${opp} wins the match${rated ? "; it counts for your rating" : ""}.`
     : "It ends now with no result: nobody wins, nothing is rated.";
-  return h("dialog", { id: "confirm", class: "help confirm", "aria-labelledby": "confirm-title", "aria-describedby": "confirm-text", onclose: () => {
-    if (ctrl.confirming) ctrl.confirmEnd(null);
-  } },
+  return h("dialog", { id: "confirm", class: "help confirm", "aria-labelledby": "confirm-title", "aria-describedby": "confirm-text", onclose: () => confirmClosed() },
     h("h2", { id: "confirm-title" }, title),
     h("p", { id: "confirm-text" }, text),
     // "Keep playing" is the default answer: highlighted, focused, Enter; ending the match is the quiet one.
     h("div", { class: "buttons" },
-      h("button", { type: "button", class: "btn danger", "data-action": resign ? "confirm-resign" : "confirm-abort", "data-focus": "confirm-yes", onclick: () => ctrl.endMatch(resign ? "resign" : "abort") }, resign ? "Resign" : "Abort the game"),
-      h("button", { type: "button", class: "btn primary", "data-action": "confirm-cancel", "data-focus": "confirm-no", autofocus: true, onclick: () => ctrl.confirmEnd(null) }, "Keep playing")));
+      h("button", { type: "button", class: "btn danger", "data-action": resign ? "confirm-resign" : "confirm-abort", "data-focus": "confirm-yes", onclick: () => endMatch(resign ? "resign" : "abort") }, resign ? "Resign" : "Abort the game"),
+      h("button", { type: "button", class: "btn primary", "data-action": "confirm-cancel", "data-focus": "confirm-no", autofocus: true, onclick: () => confirmEnd(null) }, "Keep playing")));
 }
 
 // --- help ------------------------------------------------------------------------------------------------------
-function helpDialog(ctrl) {
+function helpDialog(helpClosed) {
   const keys = [
     ["D", "draw from the stock"],
     ["P", "take the top of the discard pile (or the upcard)"],
@@ -1098,7 +1113,7 @@ function helpDialog(ctrl) {
   ];
   // The first control is at the top (a dialog focuses its first control, and would scroll down to a
   // Close button at the bottom of a help taller than the screen).
-  return h("dialog", { id: "help", class: "help", "aria-labelledby": "help-title", onclose: () => (ctrl.helpOpen = false) },
+  return h("dialog", { id: "help", class: "help", "aria-labelledby": "help-title", onclose: () => helpClosed() },
     h("div", { class: "help-head" },
       h("h2", { id: "help-title" }, "Keyboard"),
       h("form", { method: "dialog" }, h("button", { class: "close", "aria-label": "Close the help", title: "Close (Esc)", autofocus: true }, "×"))),

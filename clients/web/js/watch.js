@@ -11,7 +11,7 @@ import { add, clear, h, showLatest } from "./dom.js";
 import { EventFeed } from "./feed.js";
 import { describeMove } from "./moves.js";
 import { focusHeading, pageFrame, pageHref, seatNames } from "./site.js";
-import { CONNECTION_WORDS, END_REASON, handDetails, handHeading, scoreboard, withCards } from "./table.js";
+import { CONNECTION_WORDS, END_REASON, handDetails, handHeading, paintConnection, scoreboard, withCards } from "./table.js";
 
 const CARD_CODE = /^[A2-9TJQK][CDHS]$/;
 const LIST_EVERY = 5000; // ms between two looks at the games in play
@@ -153,117 +153,113 @@ export class Spectator {
 
   setConnection(state) {
     this.connection = state;
-    const dot = this.body.querySelector("#connection");
-    if (dot) {
-      dot.dataset.state = state;
-      dot.textContent = CONNECTION_WORDS[state];
-    }
-  }
-
-  names() {
-    return seatNames(this.view?.players);
+    paintConnection(this.body, state);
   }
 
   draw() {
     const view = this.view;
-    const names = this.names();
-    const over = view.phase === "match_over" || Boolean(view.scores?.match_over);
+    const names = seatNames(view.players);
     this.page.querySelector("#page-title").textContent = `Watching ${names[0]} vs ${names[1]}`;
     document.title = `Gin Rummy — watching ${names[0]} vs ${names[1]}`;
-    const bar = h("div", { class: "topbar watch-bar" },
-      scoreboard(view, names),
-      h("span", { class: "hand-info" }, [`Hand ${view.hand_number}`, view.knock_limit ? `knock at ≤ ${view.knock_limit}` : "gin only", view.rated ? "rated" : null].filter(Boolean).join(" · ")),
-      h("span", { class: "chip watching" }, "spectator"),
-      h("span", { id: "connection", class: "connection", "data-state": this.connection, title: "The live feed of the game's moves" }, CONNECTION_WORDS[this.connection]));
-    const felt = h("section", { id: "watch-table", class: "felt watch-table", "aria-label": "The table, as a spectator sees it", "data-version": view.version, "data-phase": view.phase });
-    felt.append(this.seat(1, names), this.centre(), h("p", { id: "watch-prompt", class: "prompt" }, this.prompt(names, over)), this.seat(0, names));
-    const stage = h("div", { class: "watch-stage" }, felt);
-    if (view.result) {
-      const panel = h("section", { id: "watch-result", class: "result", "aria-label": "The hand's result" },
-        h("h2", {}, `Hand ${view.hand_number}: ${handHeading(view.result, names)}`));
-      add(panel, handDetails(view.result, names));
-      stage.append(panel);
-    }
-    if (over) {
-      stage.append(h("section", { class: "result", id: "watch-over" },
-        h("h2", {}, this.endWords(names)),
-        view.archived ? h("p", {}, h("a", { class: "btn", href: pageHref("replay", this.gameId), "data-action": "replay" }, "Replay the match")) : h("p", { class: "note" }, "The replay is ready once the match is in the archive (a moment).")));
-    }
-    const log = h("ol", { class: "log", id: "watch-log", "aria-label": "Moves of this hand" });
-    const history = view.history || [];
-    history.forEach((item, i) => log.append(h("li", { class: i >= history.length - this.fresh ? "fresh-move" : "" }, withCards(describeMove(item, names, view)))));
     // A screen reader hears the new moves (the page's live region: the table is drawn anew).
+    const history = view.history || [];
     for (const item of history.slice(history.length - this.fresh)) {
       this.ctx.ui.announce?.(describeMove(item, names, view).map((p) => (CARD_CODE.test(p) ? cardName(p) : p)).join(""));
     }
-    const side = h("aside", { class: "side", "aria-label": "The hand's moves" },
-      h("section", { class: "moves" }, h("h3", {}, `Hand ${view.hand_number}: moves`), history.length ? log : h("p", { class: "note" }, "No move yet.")),
-      h("p", { class: "note" }, h("a", { href: pageHref("watch") }, "Other games in play")));
-    clear(this.body).append(bar, h("div", { class: "board" }, stage, side));
+    clear(this.body).append(...watchedGame(view, names, { connection: this.connection, fresh: this.fresh, replayHref: pageHref("replay", this.gameId) }));
     showLatest(this.body.querySelector("#watch-log")); // the latest move in sight, the top row whole
   }
+}
 
-  endWords(names) {
-    const view = this.view;
-    const reason = END_REASON[view.end_reason];
-    const parts = [];
-    if (reason) parts.push(reason.replace("{f}", names[view.forfeited_by] ?? "A player"));
-    const w = view.scores?.match_winner;
-    if (typeof w === "number" && view.end_reason !== "aborted") parts.push(`${names[w]} wins the match`);
-    return parts.join(" · ") || "The match is over";
+// --- drawing the watched game: from its view alone ---------------------------------------------------------------
+/** The top bar and the board of a watched game: `view` the spectator's view, `names` by seat, `connection`
+ * the live feed's state, `fresh` how many of the hand's moves are new (marked), `replayHref` the replay. */
+function watchedGame(view, names, { connection, fresh, replayHref }) {
+  const over = view.phase === "match_over" || Boolean(view.scores?.match_over);
+  const bar = h("div", { class: "topbar watch-bar" },
+    scoreboard(view, names),
+    h("span", { class: "hand-info" }, [`Hand ${view.hand_number}`, view.knock_limit ? `knock at ≤ ${view.knock_limit}` : "gin only", view.rated ? "rated" : null].filter(Boolean).join(" · ")),
+    h("span", { class: "chip watching" }, "spectator"),
+    h("span", { id: "connection", class: "connection", "data-state": connection, title: "The live feed of the game's moves" }, CONNECTION_WORDS[connection]));
+  const felt = h("section", { id: "watch-table", class: "felt watch-table", "aria-label": "The table, as a spectator sees it", "data-version": view.version, "data-phase": view.phase });
+  felt.append(seatArea(view, 1, names), centre(view), h("p", { id: "watch-prompt", class: "prompt" }, prompt(view, names, over)), seatArea(view, 0, names));
+  const stage = h("div", { class: "watch-stage" }, felt);
+  if (view.result) {
+    const panel = h("section", { id: "watch-result", class: "result", "aria-label": "The hand's result" },
+      h("h2", {}, `Hand ${view.hand_number}: ${handHeading(view.result, names)}`));
+    add(panel, handDetails(view.result, names));
+    stage.append(panel);
   }
+  if (over) {
+    stage.append(h("section", { class: "result", id: "watch-over" },
+      h("h2", {}, endWords(view, names)),
+      view.archived ? h("p", {}, h("a", { class: "btn", href: replayHref, "data-action": "replay" }, "Replay the match")) : h("p", { class: "note" }, "The replay is ready once the match is in the archive (a moment).")));
+  }
+  const log = h("ol", { class: "log", id: "watch-log", "aria-label": "Moves of this hand" });
+  const history = view.history || [];
+  history.forEach((item, i) => log.append(h("li", { class: i >= history.length - fresh ? "fresh-move" : "" }, withCards(describeMove(item, names, view)))));
+  const side = h("aside", { class: "side", "aria-label": "The hand's moves" },
+    h("section", { class: "moves" }, h("h3", {}, `Hand ${view.hand_number}: moves`), history.length ? log : h("p", { class: "note" }, "No move yet.")),
+    h("p", { class: "note" }, h("a", { href: pageHref("watch") }, "Other games in play")));
+  return [bar, h("div", { class: "board" }, stage, side)];
+}
 
-  prompt(names, over) {
-    const view = this.view;
-    if (over) return "The match is over.";
-    if (view.waiting_for_opponent) return "Waiting for a second player to join…";
-    if (view.result) return "The hand is over: the next deal follows.";
-    if (view.knock) return `${names[view.knock.knocker]} ${view.knock.gin ? "went gin" : "knocked"}: ${names[1 - view.knock.knocker]} lays off.`;
-    if (typeof view.turn === "number") return `${names[view.turn]} to play.`;
-    return "";
-  }
+function endWords(view, names) {
+  const reason = END_REASON[view.end_reason];
+  const parts = [];
+  if (reason) parts.push(reason.replace("{f}", names[view.forfeited_by] ?? "A player"));
+  const w = view.scores?.match_winner;
+  if (typeof w === "number" && view.end_reason !== "aborted") parts.push(`${names[w]} wins the match`);
+  return parts.join(" · ") || "The match is over";
+}
 
-  /** A seat as a spectator sees it: its cards face down, but those it took from the pile. */
-  seat(seat, names) {
-    const view = this.view;
-    const player = (view.players || []).find((p) => p && p.seat === seat) || {};
-    const known = player.known_cards || [];
-    const count = player.card_count ?? 0;
-    const chips = [];
-    if (view.dealer === seat) chips.push(h("span", { class: "chip" }, "dealer"));
-    if (view.turn === seat && !view.result && !view.waiting_for_opponent) chips.push(h("span", { class: "chip turn" }, "to play"));
-    const area = h("section", { class: "opponent watch-seat", "data-seat": seat, "aria-label": `${names[seat]}'s hand` },
-      h("div", { class: "who" }, h("span", { class: "name" }, names[seat]), h("span", { class: "count" }, `${count} cards`), chips));
-    const cards = h("div", { class: "opp-cards", role: "group" });
-    const laid = view.knock && view.knock.knocker === seat;
-    if (view.result || laid) {
-      cards.append(h("span", { class: "note" }, view.result ? "shown below" : "laid down on the table"));
-    } else {
-      const hidden = Math.max(0, count - known.length);
-      for (let i = 0; i < hidden; i++) cards.append(cardBack({ small: true }));
-      for (const card of known) cards.append(cardFace(card, { small: true, extraClass: "known", label: `${cardName(card)} (known: taken from the pile)` }));
-      cards.setAttribute("aria-label", `${hidden} hidden cards${known.length ? `, known: ${known.map(cardName).join(", ")}` : ""}`);
-    }
-    area.append(cards);
-    return area;
-  }
+function prompt(view, names, over) {
+  if (over) return "The match is over.";
+  if (view.waiting_for_opponent) return "Waiting for a second player to join…";
+  if (view.result) return "The hand is over: the next deal follows.";
+  if (view.knock) return `${names[view.knock.knocker]} ${view.knock.gin ? "went gin" : "knocked"}: ${names[1 - view.knock.knocker]} lays off.`;
+  if (typeof view.turn === "number") return `${names[view.turn]} to play.`;
+  return "";
+}
 
-  centre() {
-    const view = this.view;
-    if (view.knock && !view.result) {
-      const knock = view.knock;
-      return h("div", { class: "center" }, h("section", { class: "knock-area", "aria-label": "The knocker's melds" },
-        h("h3", {}, `Laid down · deadwood ${knock.deadwood ?? "?"}`),
-        h("div", { class: "targets" }, (knock.melds || []).map((meld) => h("div", { class: "target" }, meld.map((c) => cardFace(c, { small: true })))))));
-    }
-    const pile = view.discard_pile || [];
-    const top = pile[pile.length - 1];
-    const fan = h("div", { class: "fan" }, pile.slice(-4, -1).map((card) => cardFace(card, { extraClass: "under" })));
-    fan.append(top
-      ? cardFace(top, { extraClass: "big top", label: `Discard pile, top: ${cardName(top)}`, attrs: { id: "watch-pile-top" } })
-      : h("div", { class: "card empty big", role: "img", "aria-label": "The discard pile is empty" }));
-    return h("div", { class: "center" },
-      h("div", { class: "stock" }, cardBack({ extraClass: "big", label: `Stock: ${view.stock_size ?? "?"} cards` }), h("span", { class: "pile-label" }, `Stock ${view.stock_size ?? "?"}`)),
-      h("div", { class: "pile" }, fan, h("span", { class: "pile-label" }, (view.phase || "").startsWith("upcard") ? "Upcard" : `Discard pile ${pile.length}`)));
+/** A seat as a spectator sees it: its cards face down, but those it took from the pile. */
+function seatArea(view, seat, names) {
+  const player = (view.players || []).find((p) => p && p.seat === seat) || {};
+  const known = player.known_cards || [];
+  const count = player.card_count ?? 0;
+  const chips = [];
+  if (view.dealer === seat) chips.push(h("span", { class: "chip" }, "dealer"));
+  if (view.turn === seat && !view.result && !view.waiting_for_opponent) chips.push(h("span", { class: "chip turn" }, "to play"));
+  const area = h("section", { class: "opponent watch-seat", "data-seat": seat, "aria-label": `${names[seat]}'s hand` },
+    h("div", { class: "who" }, h("span", { class: "name" }, names[seat]), h("span", { class: "count" }, `${count} cards`), chips));
+  const cards = h("div", { class: "opp-cards", role: "group" });
+  const laid = view.knock && view.knock.knocker === seat;
+  if (view.result || laid) {
+    cards.append(h("span", { class: "note" }, view.result ? "shown below" : "laid down on the table"));
+  } else {
+    const hidden = Math.max(0, count - known.length);
+    for (let i = 0; i < hidden; i++) cards.append(cardBack({ small: true }));
+    for (const card of known) cards.append(cardFace(card, { small: true, extraClass: "known", label: `${cardName(card)} (known: taken from the pile)` }));
+    cards.setAttribute("aria-label", `${hidden} hidden cards${known.length ? `, known: ${known.map(cardName).join(", ")}` : ""}`);
   }
+  area.append(cards);
+  return area;
+}
+
+function centre(view) {
+  if (view.knock && !view.result) {
+    const knock = view.knock;
+    return h("div", { class: "center" }, h("section", { class: "knock-area", "aria-label": "The knocker's melds" },
+      h("h3", {}, `Laid down · deadwood ${knock.deadwood ?? "?"}`),
+      h("div", { class: "targets" }, (knock.melds || []).map((meld) => h("div", { class: "target" }, meld.map((c) => cardFace(c, { small: true })))))));
+  }
+  const pile = view.discard_pile || [];
+  const top = pile[pile.length - 1];
+  const fan = h("div", { class: "fan" }, pile.slice(-4, -1).map((card) => cardFace(card, { extraClass: "under" })));
+  fan.append(top
+    ? cardFace(top, { extraClass: "big top", label: `Discard pile, top: ${cardName(top)}`, attrs: { id: "watch-pile-top" } })
+    : h("div", { class: "card empty big", role: "img", "aria-label": "The discard pile is empty" }));
+  return h("div", { class: "center" },
+    h("div", { class: "stock" }, cardBack({ extraClass: "big", label: `Stock: ${view.stock_size ?? "?"} cards` }), h("span", { class: "pile-label" }, `Stock ${view.stock_size ?? "?"}`)),
+    h("div", { class: "pile" }, fan, h("span", { class: "pile-label" }, (view.phase || "").startsWith("upcard") ? "Upcard" : `Discard pile ${pile.length}`)));
 }

@@ -13,7 +13,8 @@ raises a :class:`~ginrummy.app.errors.ServiceError` with a stable ``code``. Wher
   ``stream`` (the account stream; its events: ``feed``), ``lobby`` (seeks), ``records``
   (the archive's reads: exports, a player's games, rating history; ``archiving`` writes it) — or a new
   module of its own, wired in :func:`build`;
-- a new refusal: a ``ServiceError`` with a new code, and its status in ``ginrummy.http.errors.STATUS``;
+- a new refusal: a ``ServiceError`` with a new code, and its line in the registry ``ginrummy.http.codes``;
+- a new member of what the service sends: its ``TypedDict`` (``*_shapes``; docs/design.md, "The contract");
 - what the service keeps of a game beside the engine: :mod:`~ginrummy.app.metadata`; a new Redis key: the
   store (:mod:`ginrummy.store`), the only code that talks to Redis.
 

@@ -35,6 +35,7 @@ from .match import Match
 from .matches import DEFAULT_BOT, bot_player
 from .passwords import Offload, Passwords, inline
 from .people import RESERVED_PREFIX
+from .people_shapes import FamilyRating
 from .seats import players_json
 
 BAD_CREDENTIALS = "the name or the password is wrong"
@@ -308,7 +309,7 @@ class Accounts:
         return out
 
 
-def _ratings(entry: dict[str, Any] | None) -> dict[str, Any]:
+def _ratings(entry: dict[str, Any] | None) -> dict[str, FamilyRating]:
     """A bot's ratings by family, as profiles show them."""
     if entry is None:
         return {}

@@ -18,7 +18,7 @@ expires after ``GIN_CHALLENGE_TTL`` seconds. Lichess's ``/api/challenge/{user}``
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, get_args
 
 from ginrummy import bots
 from ginrummy.engine import Rules
@@ -32,21 +32,10 @@ from .errors import ServiceError
 from .feed import AccountFeed
 from .identity import Identities, Identity
 from .matches import Matches, bot_player, rated_family
+from .meeting_shapes import DeclineReason
 from .people import RESERVED_PREFIX
 
-DECLINE_REASONS = (
-    "generic",
-    "later",
-    "too_fast",
-    "too_slow",
-    "time_control",
-    "rated",
-    "casual",
-    "rules",
-    "no_bot",
-    "only_bot",
-)
-"""Why a challenge is declined (lichess's reasons): the challenger may try again with other settings."""
+DECLINE_REASONS: tuple[str, ...] = get_args(DeclineReason)
 
 PUBLIC = ("id", "challenger", "opponent", "rules", "clock", "rated", "created", "expires", "game_id")
 

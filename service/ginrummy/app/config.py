@@ -39,6 +39,9 @@ class Config:
     max_wait: int = 30  # upper bound of ?wait= for long polls, seconds
     stream_keepalive: int = 15  # seconds between keep-alives on NDJSON/SSE streams
     stream_max: int = 300  # seconds one stream response stays open (clients reconnect with a cursor)
+    # a file: every response is checked against the OpenAPI document and what disagrees is written there
+    # (http/conformance.py; the test suite turns it on, a staging deployment may); empty: off
+    check_responses: str = ""
     allow_seed: bool = False  # accept a "seed" at game creation (tests and replays only)
     # proxies whose X-Forwarded-For names the client (addresses or networks, comma-separated; "*": whichever
     # peer connects, one hop). gunicorn reads the same variable for X-Forwarded-Proto.

@@ -2,9 +2,10 @@
 (as :class:`ginrummy.engine.errors.GinRummyError` has for the rules), a sentence for people, and extra
 members that help a client recover (``legal_actions``, ``turn``, ``version``, ``seconds_left``…).
 
-The use cases raise them and know nothing of HTTP: the HTTP adapter's one table
-(:data:`ginrummy.http.errors.STATUS`) turns a code into a status. A new refusal is a new code here, in
-the use case that raises it, and a row in that table.
+The use cases raise them and know nothing of HTTP: the HTTP adapter's registry of codes
+(:mod:`ginrummy.http.codes`) gives each code its status, title and sentence. A new refusal is a new code
+here, in the use case that raises it, and a line in that registry (docs/design.md, "Adding an error
+code").
 """
 
 from __future__ import annotations

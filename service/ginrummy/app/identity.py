@@ -12,18 +12,18 @@ or changes its password.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import get_args
 
 from ginrummy.store.accounts import AccountStore
 from ginrummy.store.players import PlayerStore
 
 from . import security
+from .account_shapes import Scope
 from .errors import ServiceError
 
 SESSION_PREFIX = "gin_s_"
 TOKEN_PREFIX = "gin_p_"
-SCOPES = ("play", "bot", "read")
-"""``play``: create, join, seek and act on the account's games; ``bot``: the same, for bot programs (bot
-accounts build on it); ``read``: read the account and its games, never act."""
+SCOPES: tuple[str, ...] = get_args(Scope)
 PLAYING_SCOPES = frozenset({"play", "bot"})
 
 

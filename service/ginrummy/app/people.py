@@ -14,6 +14,7 @@ from . import ratings, security
 from .calls import Result
 from .errors import ServiceError
 from .identity import Identities
+from .people_shapes import RankedRating
 
 RESERVED_PREFIX = "bot-"  # the house bots' player names
 
@@ -51,7 +52,7 @@ class People:
         data = self.players.get(name)
         if data is None:
             raise ServiceError("player_not_found", f"there is no player {name!r}")
-        out_ratings = {}
+        out_ratings: dict[str, RankedRating] = {}
         for family, r in (data.get("ratings") or {}).items():
             out_ratings[family] = {
                 **ratings.shown(r["mu"], r["sigma"]),

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from openskill.models import PlackettLuce
 
+from .game_shapes import ShownRating
+
 DEFAULT_MU = 1500.0
 DEFAULT_SIGMA = 500.0
 MODEL = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA, beta=DEFAULT_SIGMA / 2, tau=DEFAULT_SIGMA / 100)
@@ -39,7 +41,7 @@ def ordinal(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
-def shown(mu: float, sigma: float) -> dict[str, float | int | bool]:
+def shown(mu: float, sigma: float) -> ShownRating:
     """A rating as the API shows it."""
     return {
         "rating": round(mu),

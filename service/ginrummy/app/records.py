@@ -24,7 +24,9 @@ from . import ratings, security
 from .archiving import Archiving, export, unavailable
 from .calls import Result
 from .errors import ServiceError
+from .game_shapes import RatingChange
 from .identity import Identities
+from .people_shapes import PlayerGame, RatingPoint
 
 PAGE_MAX = 100  # games per page at most
 FAMILIES = (*PRESETS, "casual")
@@ -72,10 +74,10 @@ def game_filter(query: dict[str, Any]) -> GameFilter:
     )
 
 
-def _summary(row: dict[str, Any]) -> dict[str, Any]:
+def _summary(row: dict[str, Any]) -> PlayerGame:
     """A player's game as a list shows it."""
     game_id = row["game_id"]
-    change = None
+    change: RatingChange | None = None
     if row.get("mu_after") is not None:
         before = row.get("mu_before")
         change = {
@@ -200,7 +202,7 @@ class Records:
         player_id, name = self._player(name)
         private = self._is_self(name, token)
         rows = self.archiving.read(lambda: self.archive.rating_history(player_id, family, private=private))
-        families: dict[str, list[dict[str, Any]]] = {}
+        families: dict[str, list[RatingPoint]] = {}
         for row in rows:
             before = (
                 None if row["mu_before"] is None else ratings.shown(row["mu_before"], row["sigma_before"])

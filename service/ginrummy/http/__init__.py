@@ -3,8 +3,9 @@ over the use cases of :mod:`ginrummy.app`.
 
 ``config`` overrides the environment (see :class:`ginrummy.app.config.Config` and docs/api.md). Where
 things go: an endpoint in the blueprint module of its resource (``games``, ``people``, ``reference`` — the
-``meta`` tag —, ``health``), its request and response schemas in :mod:`~ginrummy.http.schemas`, the status
-of a new error code in :data:`ginrummy.http.errors.STATUS`; headers are read and written in
+``meta`` tag —, ``health``), its request schemas in :mod:`~ginrummy.http.schemas`, its response schemas
+from the ``TypedDict`` of what it sends (``contract.ref``; :mod:`~ginrummy.http.contract`), a new error
+code in the registry :mod:`~ginrummy.http.codes`; headers are read and written in
 :mod:`~ginrummy.http.requests` only.
 """
 
@@ -25,6 +26,8 @@ from ginrummy.app.config import Config
 from . import (
     accounts,
     challenges,
+    conformance,
+    contract,
     errors,
     games,
     health,
@@ -89,6 +92,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     api = ProblemApi(app, spec_kwargs={"marshmallow_plugin": schemas.SchemaPlugin()})
     api.spec.components.schema("Card", schemas.CARD_SCHEMA)
+    api.spec.components.schema("Rules", schemas.RULES_SCHEMA)
     for action in schemas.ACTION_SCHEMAS.values():
         api.spec.components.schema(action.__name__, schema=action)
     api.spec.components.security_scheme(
@@ -101,11 +105,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(accounts.blp)
     api.register_blueprint(challenges.blp)
     api.register_blueprint(health.blp)
+    contract.register(api.spec)  # the response schemas the blueprints refer to (contract.ref)
     errors.register(app)
     app.add_url_rule("/docs/static/<path:filename>", "swagger_ui_static", _swagger_ui_file)
     observability.init_app(app)
     web.init_app(app, settings)
     limits.init_app(app, settings, settings.redis_url or DEFAULT_REDIS_URL, services.store.client)
+    if settings.check_responses:
+        conformance.init_app(app, settings.check_responses, api.spec.to_dict)
     return app
 
 

@@ -7,8 +7,10 @@ from typing import Any
 
 from flask import Response
 
+from ginrummy.app import account_shapes as shapes
+
 from . import account_schemas as schemas
-from . import streaming
+from . import contract, streaming
 from .docs import doc, error_responses, streamed
 from .games import services
 from .parsing import ApiBlueprint
@@ -20,7 +22,9 @@ blp = ApiBlueprint(
 
 ACCOUNT_AUTH: dict[str, Any] = {"security": [{"seatToken": []}]}
 ACCOUNT_STREAM = streamed(
-    "One event a line (AccountEvent), keep-alive lines, an error line if the store fails; the default"
+    shapes.AccountStreamLine,
+    "an account event (with its id), a keepalive line (the first line, then after GIN_STREAM_KEEPALIVE "
+    "seconds without events), or an error line if the store fails (the last line); the default form",
 )
 sign_up_in = schemas.SignUpIn()
 sign_in_in = schemas.SignInIn()
@@ -32,7 +36,7 @@ stream_query = schemas.AccountStreamQuery()
 
 @blp.route("", methods=["POST"])
 @blp.arguments(sign_up_in, example={"name": "Ann", "password": "correct horse battery"})
-@blp.response(201, schemas.SessionCreatedOut)
+@blp.response(201, contract.ref(shapes.SessionCreated))
 @blp.doc(**doc("signUp", {"security": [{"seatToken": []}, {}]}, error_responses(401, 409, 422)))
 def sign_up(body: dict[str, Any]) -> Response:
     """Sign up: a name and a password, signed in at once (a session token, shown once); with a player's
@@ -41,7 +45,7 @@ def sign_up(body: dict[str, Any]) -> Response:
 
 
 @blp.route("", methods=["GET"])
-@blp.response(200, schemas.AccountOut)
+@blp.response(200, contract.ref(shapes.Account))
 @blp.doc(**doc("getAccount", ACCOUNT_AUTH, error_responses(401)))
 def account() -> Response:
     """Who am I: the account of this session, API token or player token"""
@@ -50,7 +54,7 @@ def account() -> Response:
 
 @blp.route("/sessions", methods=["POST"])
 @blp.arguments(sign_in_in, example={"name": "Ann", "password": "correct horse battery"})
-@blp.response(201, schemas.SessionCreatedOut)
+@blp.response(201, contract.ref(shapes.SessionCreated))
 @blp.doc(**doc("signIn", error_responses(401, 422)))
 def sign_in(body: dict[str, Any]) -> Response:
     """Sign in: a new session (its token shown once); failed attempts are limited per name and address"""
@@ -58,7 +62,7 @@ def sign_in(body: dict[str, Any]) -> Response:
 
 
 @blp.route("/sessions", methods=["GET"])
-@blp.response(200, schemas.SessionsOut)
+@blp.response(200, contract.ref(shapes.Sessions))
 @blp.doc(**doc("getSessions", ACCOUNT_AUTH, error_responses(401, 403)))
 def sessions() -> Response:
     """The account's signed-in sessions, newest first (never their tokens); needs a session token"""
@@ -66,7 +70,7 @@ def sessions() -> Response:
 
 
 @blp.route("/sessions", methods=["DELETE"])
-@blp.response(200, schemas.SignedOutOut)
+@blp.response(200, contract.ref(shapes.SignedOut))
 @blp.doc(**doc("signOutEverywhere", ACCOUNT_AUTH, error_responses(401, 403)))
 def sign_out_everywhere() -> Response:
     """Sign out everywhere: every session of the account ends, this one too"""
@@ -74,7 +78,7 @@ def sign_out_everywhere() -> Response:
 
 
 @blp.route("/sessions/<session_id>", methods=["DELETE"])
-@blp.response(200, schemas.SignedOutOut)
+@blp.response(200, contract.ref(shapes.SignedOut))
 @blp.doc(**doc("signOut", ACCOUNT_AUTH, error_responses(401, 403, 404)))
 def sign_out(session_id: str) -> Response:
     """End one session by its id, or this one (``current``: sign out)"""
@@ -83,7 +87,7 @@ def sign_out(session_id: str) -> Response:
 
 @blp.route("/password", methods=["POST"])
 @blp.arguments(password_in)
-@blp.response(200, schemas.SignedOutOut)
+@blp.response(200, contract.ref(shapes.SignedOut))
 @blp.doc(**doc("changePassword", ACCOUNT_AUTH, error_responses(401, 403, 422)))
 def change_password(body: dict[str, Any]) -> Response:
     """Change the password (the current one is needed; wrong ones count as failed sign-ins, under the same
@@ -93,7 +97,7 @@ def change_password(body: dict[str, Any]) -> Response:
 
 @blp.route("/tokens", methods=["POST"])
 @blp.arguments(token_in, example={"description": "my bot", "scopes": ["play"]})
-@blp.response(201, schemas.TokenCreatedOut)
+@blp.response(201, contract.ref(shapes.TokenCreated))
 @blp.doc(**doc("createToken", ACCOUNT_AUTH, error_responses(401, 403, 422)))
 def create_token(body: dict[str, Any]) -> Response:
     """A personal API token with scopes (shown once); needs a session token"""
@@ -101,7 +105,7 @@ def create_token(body: dict[str, Any]) -> Response:
 
 
 @blp.route("/tokens", methods=["GET"])
-@blp.response(200, schemas.TokensOut)
+@blp.response(200, contract.ref(shapes.Tokens))
 @blp.doc(**doc("getTokens", ACCOUNT_AUTH, error_responses(401, 403)))
 def tokens() -> Response:
     """The account's API tokens (description, scopes, created, last used — never the tokens)"""
@@ -109,7 +113,7 @@ def tokens() -> Response:
 
 
 @blp.route("/tokens/<token_id>", methods=["DELETE"])
-@blp.response(200, schemas.RevokedOut)
+@blp.response(200, contract.ref(shapes.Revoked))
 @blp.doc(**doc("revokeToken", ACCOUNT_AUTH, error_responses(401, 403, 404)))
 def revoke_token(token_id: str) -> Response:
     """Revoke an API token: refused from the next request on, by every process"""
@@ -118,7 +122,7 @@ def revoke_token(token_id: str) -> Response:
 
 @blp.route("/games", methods=["GET"])
 @blp.arguments(games_query, location="query")
-@blp.response(200, schemas.AccountGamesOut)
+@blp.response(200, contract.ref(shapes.AccountGames))
 @blp.doc(**doc("getAccountGames", ACCOUNT_AUTH, error_responses(401, 422)))
 def games(query: dict[str, Any]) -> Response:
     """The account's games in play (?status=live), newest first, from any device"""
@@ -126,7 +130,7 @@ def games(query: dict[str, Any]) -> Response:
 
 
 @blp.route("/bot", methods=["POST"])
-@blp.response(200, schemas.AccountOut)
+@blp.response(200, contract.ref(shapes.Account))
 @blp.doc(**doc("becomeBot", ACCOUNT_AUTH, error_responses(401, 403, 409)))
 def become_bot() -> Response:
     """Make this account a bot account, for good: it then plays only through API tokens and is listed by
@@ -137,7 +141,7 @@ def become_bot() -> Response:
 
 @blp.route("/stream", methods=["GET"])
 @blp.arguments(stream_query, location="query")
-@blp.response(200, schemas.AccountEventsOut)
+@blp.response(200, contract.ref(shapes.AccountEvents))
 @blp.doc(**doc("streamAccount", ACCOUNT_AUTH, error_responses(401, 422), ACCOUNT_STREAM))
 def stream(query: dict[str, Any]) -> Response:
     """The account's events as they happen, one JSON object a line (NDJSON; with Accept:

@@ -7,7 +7,10 @@ from typing import Any
 
 from flask import Response
 
+from ginrummy.app import meeting_shapes as shapes
+
 from . import account_schemas as schemas
+from . import contract
 from .docs import doc, error_responses
 from .games import player_caller, services
 from .parsing import ApiBlueprint
@@ -27,7 +30,7 @@ decline_in = schemas.DeclineIn()
 
 @blp.route("", methods=["POST"])
 @blp.arguments(challenge_in, example={"opponent": "Ann", "rules": {"preset": "standard"}, "rated": True})
-@blp.response(201, schemas.ChallengeCreatedOut)
+@blp.response(201, contract.ref(shapes.ChallengeCreated))
 @blp.doc(**doc("createChallenge", {"security": [{"seatToken": []}, {}]}, error_responses(401, 403, 404, 422)))
 def create(body: dict[str, Any]) -> Response:
     """Challenge a player (or a house bot: bot-expert) to a game with these rules, clock and rating
@@ -40,7 +43,7 @@ def create(body: dict[str, Any]) -> Response:
 
 
 @blp.route("", methods=["GET"])
-@blp.response(200, schemas.ChallengesOut)
+@blp.response(200, contract.ref(shapes.Challenges))
 @blp.doc(**doc("getChallenges", AUTH, error_responses(401)))
 def mine() -> Response:
     """The caller's open challenges: received (in) and sent (out)"""
@@ -48,7 +51,7 @@ def mine() -> Response:
 
 
 @blp.route("/<challenge_id>", methods=["GET"])
-@blp.response(200, schemas.ChallengeOut)
+@blp.response(200, contract.ref(shapes.Challenge))
 @blp.doc(**doc("getChallenge", AUTH, error_responses(401, 404)))
 def challenge(challenge_id: str) -> Response:
     """A challenge, to its two sides: open, accepted (with its game), declined (why), canceled, expired"""
@@ -56,7 +59,7 @@ def challenge(challenge_id: str) -> Response:
 
 
 @blp.route("/<challenge_id>/accept", methods=["POST"])
-@blp.response(201, schemas.ChallengeAcceptedOut)
+@blp.response(201, contract.ref(shapes.ChallengeAccepted))
 @blp.doc(**doc("acceptChallenge", AUTH, error_responses(401, 403, 404, 409)))
 def accept(challenge_id: str) -> Response:
     """Accept a challenge made to you: the game starts (you are seat 1; the answer has your seat token)"""
@@ -66,7 +69,7 @@ def accept(challenge_id: str) -> Response:
 
 @blp.route("/<challenge_id>/decline", methods=["POST"])
 @blp.arguments(decline_in, required=False)
-@blp.response(200, schemas.ChallengeOut)
+@blp.response(200, contract.ref(shapes.Challenge))
 @blp.doc(**doc("declineChallenge", AUTH, error_responses(401, 403, 404, 409, 422)))
 def decline(body: dict[str, Any], challenge_id: str) -> Response:
     """Decline a challenge made to you, with a reason the challenger sees"""
@@ -74,7 +77,7 @@ def decline(body: dict[str, Any], challenge_id: str) -> Response:
 
 
 @blp.route("/<challenge_id>/cancel", methods=["POST"])
-@blp.response(200, schemas.ChallengeOut)
+@blp.response(200, contract.ref(shapes.Challenge))
 @blp.doc(**doc("cancelChallenge", AUTH, error_responses(401, 403, 404, 409)))
 def cancel(challenge_id: str) -> Response:
     """Withdraw a challenge you made (with your account, or the challenge's token)"""

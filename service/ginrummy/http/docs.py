@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ginrummy.app.game_shapes import EventLine
+
+from . import contract
 from .errors import PROBLEM_JSON, ProblemSchema
 from .requests import IF_MATCH_PATTERN
 
@@ -106,17 +109,30 @@ def game_links(status: int) -> dict[str, Any]:
 NOT_MODIFIED: dict[str, Any] = {"responses": {304: {"description": "If-None-Match is the current ETag"}}}
 
 
-def streamed(description: str, *, sse: bool = False) -> dict[str, Any]:
-    """The 200 answer's streamed forms: NDJSON lines (and Server-Sent Events)."""
+def streamed(line: Any, description: str, *, sse: bool = False) -> dict[str, Any]:
+    """The 200 answer's streamed forms, documented by the schema of one line (a TypedDict or union, as
+    lichess's API documents its NDJSON): NDJSON lines (and Server-Sent Events, whose ``data:`` is one)."""
+    item = contract.ref(line)
     content: dict[str, Any] = {
-        "application/x-ndjson": {"schema": {"type": "string", "description": description}}
+        "application/x-ndjson": {
+            "schema": {**item, "description": f"One JSON object per line: {description}"}
+        }
     }
     if sse:
-        content["text/event-stream"] = {"schema": {"type": "string", "description": "Server-Sent Events"}}
+        content["text/event-stream"] = {
+            "schema": {
+                **item,
+                "description": f"Server-Sent Events, each one's data one JSON object: {description}",
+            }
+        }
     return {"responses": {200: {"content": content}}}
 
 
-STREAMS = streamed("One event per line, keep-alive lines, an error line if the store fails", sse=True)
+STREAMS = streamed(
+    EventLine,
+    "events (with their id), keep-alive lines, opponentGone, an error line if the store fails",
+    sse=True,
+)
 
 
 SEEK_AUTH: dict[str, Any] = {"security": [{"seatToken": []}]}

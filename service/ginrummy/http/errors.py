@@ -2,9 +2,10 @@
 
 Refusals are raised as :class:`~ginrummy.app.errors.ServiceError` (by the use cases, and by this adapter
 for what is wrong with a request itself) or :class:`~ginrummy.engine.errors.GinRummyError` (the rules);
-:data:`STATUS` below is the one table from a code to its HTTP status, and the handlers here the one place
-they become responses. The same body format is used for werkzeug's own 404/405/422/500 by overriding
-flask-smorest's ``HTTPException`` handler (see :class:`ProblemApi`).
+:mod:`ginrummy.http.codes` is the one registry of the codes (each one's status, title and sentence), and the
+handlers here the one place they become responses. The same body format is used for werkzeug's own
+404/405/422/500 by overriding flask-smorest's ``HTTPException`` handler (see :class:`ProblemApi`), and
+:class:`ProblemSchema` documents it to the leaf: the code an enum of the registry's, with ``x-codes``.
 """
 
 from __future__ import annotations
@@ -21,117 +22,18 @@ from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from ginrummy.app.errors import ServiceError
-from ginrummy.engine.errors import GinRummyError
+from ginrummy.engine.errors import BadStateError, GinRummyError
 from ginrummy.store import DatabaseBusy, DatabaseRefusedValue, DatabaseUnavailable, StoreUnavailable
 
 from . import observability
+from .codes import CODES, HTTP_CODES
+from .schemas import ActionSchema
 
 PROBLEM_JSON = "application/problem+json"
 log = logging.getLogger(__name__)
 
-# The status of every code the service answers with: the use cases', the engine's, and this adapter's.
-# A code not listed is a bug (tests/http/test_error_table.py checks every raised code is here): a 500.
-STATUS: dict[str, int] = {
-    # the request itself
-    "bad_request": 400,
-    "bad_idempotency_key": 400,
-    "bad_if_match": 400,
-    "unauthorized": 401,
-    "unknown_player": 401,
-    "forbidden": 403,
-    "bad_invitation": 403,
-    "game_not_found": 404,
-    "hand_not_found": 404,
-    "player_not_found": 404,
-    "not_archived": 404,
-    "review_not_found": 404,
-    "seek_not_found": 404,
-    "web_client_missing": 404,
-    "precondition_required": 428,
-    "stale_version": 412,
-    "validation_error": 422,
-    "bad_cursor": 422,
-    "bad_filter": 422,
-    "idempotency_key_reused": 422,
-    "rate_limited": 429,
-    "too_many_games": 429,
-    "overloaded": 429,
-    "service_full": 503,
-    "store_unavailable": 503,
-    "archive_unavailable": 503,
-    # games
-    "seed_not_allowed": 422,
-    "unknown_bot": 422,
-    "bots_unavailable": 503,
-    "player_required": 422,
-    "rated_needs_preset": 422,
-    "waiting_for_opponent": 409,
-    "join_conflict": 409,
-    "own_game": 409,
-    "rated_game": 409,
-    "undo_not_allowed": 409,
-    "hint_not_allowed": 409,
-    "nothing_to_do": 409,
-    "nothing_to_claim": 409,
-    "too_early": 409,
-    "not_over": 409,
-    "rematch_exists": 409,
-    "rematch_offered": 409,
-    "game_archived": 409,
-    # players and the lobby
-    "name_reserved": 422,
-    "name_taken": 409,
-    "seek_taken": 409,
-    "seek_incompatible": 409,
-    # accounts, sessions and API tokens
-    "bad_credentials": 401,
-    "session_expired": 401,
-    "session_required": 403,
-    "token_scope": 403,
-    "session_not_found": 404,
-    "token_not_found": 404,
-    "account_exists": 409,
-    "weak_password": 422,
-    # bot accounts and challenges
-    "already_bot": 409,
-    "account_has_games": 409,
-    "challenge_not_found": 404,
-    "challenge_closed": 409,
-    "challenge_self": 422,
-    # the rules (ginrummy.engine.errors): a well-formed action refused now is a conflict with the state;
-    # a malformed one, or one the rules never allow in that form, is unprocessable
-    "illegal_action": 409,
-    "not_your_turn": 409,
-    "game_over": 409,
-    "cannot_undo": 409,
-    "bad_action": 422,
-    "bad_card": 422,
-    "duplicate_card": 422,
-    "invalid_meld": 422,
-    "invalid_layoff": 422,
-    "deadwood_too_high": 422,
-    "bad_rules": 422,
-    "gin_rummy_error": 422,
-    "bad_state": 500,
-}
-
-# Codes for werkzeug's own HTTP errors (routing, methods, bodies).
-HTTP_CODES = {
-    400: "bad_request",
-    401: "unauthorized",
-    403: "forbidden",
-    404: "not_found",
-    405: "method_not_allowed",
-    406: "not_acceptable",
-    409: "conflict",
-    413: "payload_too_large",
-    415: "unsupported_media_type",
-    422: "validation_error",
-    428: "precondition_required",
-    429: "too_many_requests",
-    500: "internal_error",
-    503: "unavailable",
-}
+STATUS: dict[str, int] = {code: entry.status for code, entry in CODES.items() if entry.status is not None}
+"""The status of every code the service answers with: a view of the registry (:mod:`ginrummy.http.codes`)."""
 
 
 class RequestRefused(ServiceError):
@@ -146,18 +48,12 @@ class RequestRefused(ServiceError):
 
 
 def problem(
-    status: int,
-    code: str,
-    detail: str,
-    *,
-    title: str | None = None,
-    headers: dict[str, str] | None = None,
-    **extra: Any,
+    status: int, code: str, detail: str, *, headers: dict[str, str] | None = None, **extra: Any
 ) -> Response:
-    """A problem+json response."""
+    """A problem+json response of a registered code, titled as the registry says."""
     body = {
         "type": f"urn:ginrummy:problem:{code}",
-        "title": title or code.replace("_", " ").capitalize(),
+        "title": CODES[code].title,
         "status": status,
         "detail": detail,
         "code": code,
@@ -172,16 +68,9 @@ def problem(
 
 
 def engine_status(error: GinRummyError) -> int:
-    """The status of an engine error: its code's."""
-    return STATUS.get(error.code, 422)
-
-
-def status_of(code: str) -> int:
-    status = STATUS.get(code)
-    if status is None:
-        log.error("no HTTP status for the code %r (add it to ginrummy.http.errors.STATUS)", code)
-        return 500
-    return status
+    """The status of an engine error: its code's; 500 for a stored game the engine cannot read, or (a bug,
+    tests/app/test_error_table.py) for a code the registry lacks."""
+    return 500 if isinstance(error, BadStateError) else STATUS.get(error.code, 500)
 
 
 def headers_of(error: ServiceError, status: int) -> dict[str, str]:
@@ -198,17 +87,26 @@ def headers_of(error: ServiceError, status: int) -> dict[str, str]:
     return headers
 
 
+UNEXPECTED = "an unexpected error happened; nothing was changed"
+
+
 def handle_service_error(error: ServiceError) -> Response:
-    status = status_of(error.code)
+    status = STATUS.get(error.code)
+    if status is None:
+        log.error("no HTTP status for the code %r (add it to ginrummy.http.codes)", error.code)
+        return problem(500, "internal_error", UNEXPECTED)
     return problem(status, error.code, error.detail, headers=headers_of(error, status), **error.extra)
 
 
 def handle_engine_error(error: GinRummyError) -> Response:
     status = engine_status(error)
-    if status >= 500:
-        log.error("engine state error: %s", error)
-        return problem(500, "internal_error", "the game's stored state could not be used")
-    return problem(status, error.code, str(error) or error.code)
+    if status < 500:
+        return problem(status, error.code, str(error) or error.code)
+    log.error("engine error %r answered as a bug: %s", error.code, error)
+    unreadable = isinstance(error, BadStateError)
+    return problem(
+        500, "internal_error", "the game's stored state could not be used" if unreadable else UNEXPECTED
+    )
 
 
 # Seconds a client should wait before trying again after a 503 (Redis down, hung, or failing over).
@@ -257,24 +155,78 @@ def handle_database_busy(error: Exception) -> Response:
     return problem(429, "overloaded", OVERLOADED, headers={"Retry-After": str(RETRY_AFTER)})
 
 
+# What a request's schema refused (flask-smorest's messages), by location (json, query, headers) and then by
+# field: a list of messages, or — for a nested object or list — the same again, by field name or item index.
+VALIDATION_MESSAGES: dict[str, Any] = {
+    "description": "Messages by location or field: a list of messages, or those of a nested object or "
+    "list (by field name or item index)",
+    "type": "object",
+    "additionalProperties": {
+        "oneOf": [
+            {"type": "array", "items": {"type": "string"}},
+            {"$ref": "#/components/schemas/ValidationMessages"},
+        ]
+    },
+}
+CHALLENGE_ENDS = ["accepted", "declined", "canceled", "expired"]  # what a challenge no longer open became
+
+
 class ProblemSchema(ma.Schema):
-    """The body of every error response (RFC 9457 problem details plus a stable ``code``)."""
+    """The body of every error response (RFC 9457 problem details plus a stable ``code``), to the leaf:
+    the code is one of the registry's, and the members some problems add are each declared."""
 
     class Meta:
-        unknown = ma.INCLUDE  # some problems carry more members (turn, bots, …)
+        unknown = ma.RAISE  # documented as additionalProperties: false — nothing undeclared is sent
 
-    type = ma.fields.String(metadata={"description": "A URI naming the kind of problem"})
-    title = ma.fields.String(metadata={"description": "Short human summary of the kind of problem"})
-    status = ma.fields.Integer(metadata={"description": "The HTTP status"})
-    detail = ma.fields.String(metadata={"description": "Human explanation of this occurrence"})
+    type = ma.fields.String(required=True, metadata={"description": "A URI naming the kind of problem"})
+    title = ma.fields.String(
+        required=True, metadata={"description": "The code's title: a few words, the same every time"}
+    )
+    status = ma.fields.Integer(
+        required=True, metadata={"description": "The HTTP status", "minimum": 400, "maximum": 599}
+    )
+    detail = ma.fields.String(
+        required=True, metadata={"description": "What was refused this time, for developers"}
+    )
     code = ma.fields.String(
-        metadata={"description": "Stable machine-readable code, e.g. not_your_turn, stale_version, bad_card"}
+        required=True,
+        validate=ma.validate.OneOf(sorted(CODES)),
+        metadata={
+            "description": "Stable machine-readable code; x-codes gives each one's status (null: "
+            "werkzeug's), title and the sentence a person reads (what the clients show)",
+            "x-codes": {
+                code: {"status": entry.status, "title": entry.title, "sentence": entry.sentence}
+                for code, entry in CODES.items()
+            },
+        },
     )
-    errors = ma.fields.Dict(metadata={"description": "Validation errors per location and field (422)"})
+    errors = ma.fields.Raw(
+        metadata={
+            "description": "What the request's schema refused (validation_error, bad_request)",
+            "allOf": [{"$ref": "#/components/schemas/ValidationMessages"}],
+        }
+    )
     legal_actions = ma.fields.List(
-        ma.fields.Dict(), metadata={"description": "The caller's legal actions, on action errors"}
+        ma.fields.Nested(ActionSchema),
+        metadata={"description": "The caller's legal actions, when the rules refused an action"},
     )
-    version = ma.fields.Integer(metadata={"description": "The game's current version (412)"})
+    turn = ma.fields.Integer(
+        allow_none=True,
+        metadata={
+            "description": "The seat to act (null: either may deal), when the rules refused an action "
+            "(and nothing_to_do)"
+        },
+    )
+    version = ma.fields.Integer(metadata={"description": "The game's current version (stale_version)"})
+    bots = ma.fields.List(ma.fields.String(), metadata={"description": "The bots there are (unknown_bot)"})
+    seconds_left = ma.fields.Float(
+        metadata={"description": "Seconds before the victory may be claimed (too_early, on a clock)"}
+    )
+    game_id = ma.fields.String(metadata={"description": "The rematch's game (rematch_exists)"})
+    challenge_status = ma.fields.String(
+        validate=ma.validate.OneOf(CHALLENGE_ENDS),
+        metadata={"description": "What became of the challenge (challenge_closed)"},
+    )
 
 
 class ProblemApi(Api):  # type: ignore[misc]  # flask-smorest ships no type hints
@@ -284,6 +236,7 @@ class ProblemApi(Api):  # type: ignore[misc]  # flask-smorest ships no type hint
 
     def _register_responses(self) -> None:
         """flask-smorest's default responses, documented as problem+json (what is really sent)."""
+        self.spec.components.schema("ValidationMessages", VALIDATION_MESSAGES)
         for status in http.HTTPStatus:
             response: dict[str, Any] = {"description": status.phrase}
             if not (100 <= status < 200) and status not in (204, 304):
@@ -315,11 +268,11 @@ class ProblemApi(Api):  # type: ignore[misc]  # flask-smorest ships no type hint
             original = getattr(error, "original_exception", None)
             if original is not None:
                 log.error("unhandled exception", exc_info=original)
-            detail = "an unexpected error happened; nothing was changed"
+            detail = UNEXPECTED
         headers = dict(data.get("headers") or {})
         if status == 405 and error.get_headers():
             headers.update({k: v for k, v in error.get_headers() if k.lower() == "allow"})
-        return problem(status, code, detail, title=error.name, headers=headers, **extra)
+        return problem(status, code, detail, headers=headers, **extra)
 
 
 def _summarize(messages: Any) -> str:

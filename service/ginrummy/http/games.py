@@ -14,9 +14,10 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 
 from ginrummy.app import Services
+from ginrummy.app import game_shapes as shapes
 from ginrummy.app.calls import Caller, Result
 
-from . import schemas, streaming
+from . import contract, schemas, streaming
 from .docs import (
     ACTION_HEADERS,
     AUTH_DOC,
@@ -66,7 +67,7 @@ def game_location(result: Result) -> str:
 @blp.route("")
 class GamesResource(MethodView):
     @blp.arguments(create_in, required=False)  # no body: a game against the default bot
-    @blp.response(201, schemas.CreatedOut)
+    @blp.response(201, contract.ref(shapes.CreatedGame))
     @blp.doc(**doc("createGame", IDEMPOTENCY_HEADER, error_responses(422), game_links(201)))
     def post(self, body: dict[str, Any]) -> Response:
         """Create a game against a bot or a human
@@ -78,7 +79,7 @@ class GamesResource(MethodView):
         return respond(result, location=game_location(result))
 
     @blp.arguments(games_query, location="query")
-    @blp.response(200, schemas.GamesOut)
+    @blp.response(200, contract.ref(shapes.LiveGames))
     @blp.doc(**doc("listGames", error_responses(422)))
     def get(self, query: dict[str, Any]) -> Response:
         """The public games in play, newest first (spectate them with GET /v1/games/{id} and its events)"""
@@ -87,7 +88,7 @@ class GamesResource(MethodView):
 
 @blp.route("/<game_id>")
 class GameResource(MethodView):
-    @blp.response(200, schemas.ViewOut)
+    @blp.response(200, contract.ref(shapes.View))
     @blp.doc(**doc("getGame", OPTIONAL_AUTH_DOC, error_responses(403, 404), NOT_MODIFIED))
     def get(self, game_id: str) -> Response:
         """The caller's seat view (without a token: the spectator view)
@@ -109,7 +110,7 @@ class GameResource(MethodView):
 
 @blp.route("/<game_id>/join", methods=["POST"])
 @blp.arguments(join_in, example={"invitation": "<the invitation of POST /v1/games>", "name": "Bob"})
-@blp.response(200, schemas.JoinedOut)
+@blp.response(200, contract.ref(shapes.JoinedGame))
 @blp.doc(**doc("joinGame", IDEMPOTENCY_HEADER, error_responses(403, 404, 409, 422), game_links(200)))
 def join(body: dict[str, Any], game_id: str) -> Response:
     """Take the free seat with the invitation (with a player token: as that player)"""
@@ -122,7 +123,7 @@ def act(game_id: str, action: dict[str, Any]) -> Response:
 
 
 @blp.route("/<game_id>/deal", methods=["POST"])
-@blp.response(200, schemas.MoveOut)
+@blp.response(200, contract.ref(shapes.Moved))
 @blp.doc(**action_doc("deal"))
 def deal(game_id: str) -> Response:
     """Deal the next hand (between hands, either human seat)"""
@@ -131,7 +132,7 @@ def deal(game_id: str) -> Response:
 
 @blp.route("/<game_id>/draw", methods=["POST"])
 @blp.arguments(draw_in, example={"source": "stock"})
-@blp.response(200, schemas.MoveOut)
+@blp.response(200, contract.ref(shapes.Moved))
 @blp.doc(**action_doc("draw"))
 def draw(body: dict[str, Any], game_id: str) -> Response:
     """Draw from the stock or the discard pile (during the upcard offer: discard = take the upcard)"""
@@ -139,7 +140,7 @@ def draw(body: dict[str, Any], game_id: str) -> Response:
 
 
 @blp.route("/<game_id>/pass", methods=["POST"])
-@blp.response(200, schemas.MoveOut)
+@blp.response(200, contract.ref(shapes.Moved))
 @blp.doc(**action_doc("pass"))
 def pass_(game_id: str) -> Response:
     """Refuse the upcard (or the fiftieth card)"""
@@ -148,7 +149,7 @@ def pass_(game_id: str) -> Response:
 
 @blp.route("/<game_id>/discard", methods=["POST"])
 @blp.arguments(discard_in, example={"card": "KD"})
-@blp.response(200, schemas.MoveOut)
+@blp.response(200, contract.ref(shapes.Moved))
 @blp.doc(**action_doc("discard"))
 def discard(body: dict[str, Any], game_id: str) -> Response:
     """Discard a card"""
@@ -157,7 +158,7 @@ def discard(body: dict[str, Any], game_id: str) -> Response:
 
 @blp.route("/<game_id>/knock", methods=["POST"])
 @blp.arguments(knock_in, example={"discard": "9S"})
-@blp.response(200, schemas.MoveOut)
+@blp.response(200, contract.ref(shapes.Moved))
 @blp.doc(**action_doc("knock"))
 def knock(body: dict[str, Any], game_id: str) -> Response:
     """Knock (deadwood 0 is gin; discard null is big gin), optionally with the knocker's arrangement"""
@@ -166,7 +167,7 @@ def knock(body: dict[str, Any], game_id: str) -> Response:
 
 @blp.route("/<game_id>/layoff", methods=["POST"])
 @blp.arguments(layoff_in, example={"best": True})
-@blp.response(200, schemas.MoveOut)
+@blp.response(200, contract.ref(shapes.Moved))
 @blp.doc(**action_doc("layoff"))
 def layoff(body: dict[str, Any], game_id: str) -> Response:
     """The defender lays down melds and lays off (or lets the engine choose: {"best": true})"""
@@ -174,7 +175,7 @@ def layoff(body: dict[str, Any], game_id: str) -> Response:
 
 
 @blp.route("/<game_id>/resign", methods=["POST"])
-@blp.response(200, schemas.MoveOut)
+@blp.response(200, contract.ref(shapes.Moved))
 @blp.doc(**action_doc("resign"))
 def resign(game_id: str) -> Response:
     """Resign: at any time, by either seat; the other wins the match (docs/rules.md §13)"""
@@ -182,7 +183,7 @@ def resign(game_id: str) -> Response:
 
 
 @blp.route("/<game_id>/abort", methods=["POST"])
-@blp.response(200, schemas.MoveOut)
+@blp.response(200, contract.ref(shapes.Moved))
 @blp.doc(**action_doc("abort"))
 def abort(game_id: str) -> Response:
     """Abort: before the first hand's first draw; no result, no rating change"""
@@ -190,7 +191,7 @@ def abort(game_id: str) -> Response:
 
 
 @blp.route("/<game_id>/rematch", methods=["POST"])
-@blp.response(200, schemas.MoveOut)
+@blp.response(200, contract.ref(shapes.Moved))
 @blp.doc(**doc("rematch", AUTH_DOC, IDEMPOTENCY_HEADER, error_responses(401, 403, 404, 409)))
 def rematch(game_id: str) -> Response:
     """Offer a rematch once the match is over, or accept the other seat's offer (the new game's id is
@@ -200,7 +201,7 @@ def rematch(game_id: str) -> Response:
 
 
 @blp.route("/<game_id>/claim-victory", methods=["POST"])
-@blp.response(200, schemas.MoveOut)
+@blp.response(200, contract.ref(shapes.Moved))
 @blp.doc(**doc("claimVictory", AUTH_DOC, error_responses(401, 403, 404, 409)))
 def claim_victory(game_id: str) -> Response:
     """Claim the game: the opponent's time is up, or (without a time control) it has not moved for
@@ -210,7 +211,7 @@ def claim_victory(game_id: str) -> Response:
 
 @blp.route("/<game_id>/actions", methods=["POST"])
 @blp.arguments(action_in, example={"type": "draw", "source": "stock"})
-@blp.response(200, schemas.MoveOut)
+@blp.response(200, contract.ref(shapes.Moved))
 @blp.doc(**action_doc("postAction"))
 def actions(body: dict[str, Any], game_id: str) -> Response:
     """Any element of the view's legal_actions, posted as is"""
@@ -218,7 +219,7 @@ def actions(body: dict[str, Any], game_id: str) -> Response:
 
 
 @blp.route("/<game_id>/undo", methods=["POST"])
-@blp.response(200, schemas.MoveOut)
+@blp.response(200, contract.ref(shapes.Moved))
 @blp.doc(**doc("undo", AUTH_DOC, ACTION_HEADERS, error_responses(400, 401, 403, 404, 409, 412, 428)))
 def undo(game_id: str) -> Response:
     """Take back the caller's last move in the live hand (games against a bot only)"""
@@ -227,7 +228,7 @@ def undo(game_id: str) -> Response:
 
 @blp.route("/<game_id>/events", methods=["GET"])
 @blp.arguments(events_query, location="query")
-@blp.response(200, schemas.EventsOut)
+@blp.response(200, contract.ref(shapes.EventsPage))
 @blp.doc(**doc("getEvents", OPTIONAL_AUTH_DOC, error_responses(403, 404, 422), STREAMS))
 def events(query: dict[str, Any], game_id: str) -> Response:
     """The events the caller's seat may see, after a cursor
@@ -238,7 +239,7 @@ def events(query: dict[str, Any], game_id: str) -> Response:
 
 
 @blp.route("/<game_id>/hands/<int:number>", methods=["GET"])
-@blp.response(200, schemas.HandRecordOut)
+@blp.response(200, contract.ref(shapes.FinishedHand))
 @blp.doc(**doc("getHand", OPTIONAL_AUTH_DOC, error_responses(403, 404)))
 def hand(game_id: str, number: int) -> Response:
     """A finished hand revealed: deal, deck and shuffle salt, every action, arrangements, scoring"""
@@ -249,14 +250,14 @@ REVIEW_PENDING = {
     "responses": {
         202: {
             "description": "Being computed by a bot worker: GET it again after `Retry-After` seconds",
-            "content": {"application/json": {"schema": schemas.ReviewOut}},
+            "content": {"application/json": {"schema": contract.ref(shapes.Review)}},
         }
     }
 }
 
 
 @blp.route("/<game_id>/review", methods=["POST"])
-@blp.response(200, schemas.ReviewOut, description="Done already")
+@blp.response(200, contract.ref(shapes.Review), description="Done already")
 @blp.doc(**doc("requestReview", error_responses(404, 503), REVIEW_PENDING))
 def request_review(game_id: str) -> Response:
     """Ask for the review of a finished match: every decision of each seat judged by the master from what
@@ -266,7 +267,7 @@ def request_review(game_id: str) -> Response:
 
 
 @blp.route("/<game_id>/review", methods=["GET"])
-@blp.response(200, schemas.ReviewOut, description="Done (or failed: ask again)")
+@blp.response(200, contract.ref(shapes.Review), description="Done (or failed: ask again)")
 @blp.doc(**doc("getReview", error_responses(404, 503), REVIEW_PENDING))
 def get_review(game_id: str) -> Response:
     """A finished match's review: 202 while a bot worker computes it, 200 once done"""
@@ -274,7 +275,7 @@ def get_review(game_id: str) -> Response:
 
 
 @blp.route("/<game_id>/export", methods=["GET"])
-@blp.response(200, schemas.MatchExportOut)
+@blp.response(200, contract.ref(shapes.ArchivedMatch))
 @blp.doc(**doc("exportGame", error_responses(404)))
 def export_game(game_id: str) -> Response:
     """A finished match in one document (format `ginrummy.match`, version 1): players, rules, result,
@@ -283,7 +284,7 @@ def export_game(game_id: str) -> Response:
 
 
 @blp.route("/<game_id>/hint", methods=["GET"])
-@blp.response(200, schemas.HintOut)
+@blp.response(200, contract.ref(shapes.Hint))
 @blp.doc(**doc("getHint", AUTH_DOC, error_responses(401, 403, 404, 409)))
 def hint(game_id: str) -> Response:
     """Advice for the caller's seat: an action, why, and alternatives"""

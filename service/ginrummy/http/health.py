@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from flask import Response
 
-from . import schemas
+from ginrummy.app.people_shapes import Liveness, Readiness
+
+from . import contract
 from .docs import doc, error_responses, op
 from .errors import RETRY_AFTER, RequestRefused
 from .games import services
@@ -15,7 +17,7 @@ blp = ApiBlueprint("health", __name__, description="Liveness and readiness")
 
 
 @blp.route("/healthz", methods=["GET"])
-@blp.response(200, schemas.HealthOut)
+@blp.response(200, contract.ref(Liveness))
 @blp.doc(**op("healthz"))
 def healthz() -> Response:
     """The process is up (does not check Redis)"""
@@ -23,7 +25,7 @@ def healthz() -> Response:
 
 
 @blp.route("/readyz", methods=["GET"])
-@blp.response(200, schemas.HealthOut)
+@blp.response(200, contract.ref(Readiness))
 @blp.doc(**doc("readyz", error_responses(503, limited=False)))
 def readyz() -> Response:
     """Ready to serve: Redis and PostgreSQL answer; with the archive's outbox depth and lag"""

@@ -6,7 +6,11 @@ from typing import Any
 
 from flask import Response, stream_with_context
 
-from . import schemas
+from ginrummy.app import people_shapes as shapes
+from ginrummy.app.game_shapes import ArchivedMatch, CreatedGame
+from ginrummy.app.meeting_shapes import LobbySeeks, SeekCancelled, SeekStatus, SeekWaiting
+
+from . import contract, schemas
 from .docs import SEEK_AUTH, doc, error_responses
 from .games import services
 from .parsing import ApiBlueprint
@@ -27,7 +31,7 @@ rating_history_query = schemas.RatingHistoryQuery()
 
 @blp.route("/players", methods=["POST"])
 @blp.arguments(player_in, example={"name": "Ann"})
-@blp.response(201, schemas.PlayerCreatedOut)
+@blp.response(201, contract.ref(shapes.PlayerCreated))
 @blp.doc(**doc("createPlayer", error_responses(409, 422)))
 def create_player(body: dict[str, Any]) -> Response:
     """Create a player: a unique name (ignoring case) and its token, shown once"""
@@ -36,7 +40,7 @@ def create_player(body: dict[str, Any]) -> Response:
 
 
 @blp.route("/players/<name>", methods=["GET"])
-@blp.response(200, schemas.ProfileOut)
+@blp.response(200, contract.ref(shapes.Profile))
 @blp.doc(**doc("getPlayer", error_responses(404)))
 def player(name: str) -> Response:
     """A player's public profile: games, statistics, ratings and ranks, recent games"""
@@ -45,7 +49,7 @@ def player(name: str) -> Response:
 
 @blp.route("/players/<name>/games", methods=["GET"])
 @blp.arguments(player_games_query, location="query")
-@blp.response(200, schemas.PlayerGamesOut)
+@blp.response(200, contract.ref(shapes.PlayerGames))
 @blp.doc(
     **doc(
         "getPlayerGames",
@@ -54,7 +58,7 @@ def player(name: str) -> Response:
             "responses": {
                 200: {
                     "content": {
-                        NDJSON: {"schema": schemas.MatchExportOut},
+                        NDJSON: {"schema": contract.ref(ArchivedMatch)},
                     }
                 }
             }
@@ -77,7 +81,7 @@ def player_games(query: dict[str, Any], name: str) -> Response:
 
 @blp.route("/players/<name>/rating-history", methods=["GET"])
 @blp.arguments(rating_history_query, location="query")
-@blp.response(200, schemas.RatingHistoryOut)
+@blp.response(200, contract.ref(shapes.RatingHistory))
 @blp.doc(**doc("getRatingHistory", error_responses(404, 422)))
 def rating_history(query: dict[str, Any], name: str) -> Response:
     """A player's rating per rules family before and after each rated game, oldest first"""
@@ -86,7 +90,7 @@ def rating_history(query: dict[str, Any], name: str) -> Response:
 
 @blp.route("/leaderboard", methods=["GET"])
 @blp.arguments(leaderboard_query, location="query")
-@blp.response(200, schemas.LeaderboardOut)
+@blp.response(200, contract.ref(shapes.Leaderboard))
 @blp.doc(**doc("getLeaderboard", error_responses(422)))
 def leaderboard(query: dict[str, Any]) -> Response:
     """The best rated players of a rules family"""
@@ -97,7 +101,7 @@ def leaderboard(query: dict[str, Any]) -> Response:
 @blp.arguments(
     seek_in, required=False, example={"rules": {"preset": "standard"}, "rated": True}
 )  # no body: a quick standard casual seek
-@blp.response(201, schemas.JoinedOut, description="Paired at once: the game, as for the taker")
+@blp.response(201, contract.ref(CreatedGame), description="Paired at once: the game, as for the taker")
 @blp.doc(
     **doc(
         "createSeek",
@@ -107,7 +111,7 @@ def leaderboard(query: dict[str, Any]) -> Response:
             "responses": {
                 202: {
                     "description": "Waiting in the lobby",
-                    "content": {"application/json": {"schema": schemas.SeekWaitingOut}},
+                    "content": {"application/json": {"schema": contract.ref(SeekWaiting)}},
                 }
             }
         },
@@ -125,7 +129,7 @@ def create_seek(body: dict[str, Any]) -> Response:
 
 @blp.route("/seeks/<seek_id>", methods=["GET"])
 @blp.arguments(wait_query, location="query")
-@blp.response(200, schemas.SeekOut)
+@blp.response(200, contract.ref(SeekStatus))
 @blp.doc(**doc("getSeek", SEEK_AUTH, error_responses(401, 403, 404, 422)))
 def seek(query: dict[str, Any], seek_id: str) -> Response:
     """The owner's seek (with the seek's token): open, or matched with its game; ?wait= long-polls"""
@@ -133,7 +137,7 @@ def seek(query: dict[str, Any], seek_id: str) -> Response:
 
 
 @blp.route("/seeks/<seek_id>", methods=["DELETE"])
-@blp.response(200, schemas.SeekOut)
+@blp.response(200, contract.ref(SeekCancelled))
 @blp.doc(**doc("cancelSeek", SEEK_AUTH, error_responses(401, 403, 404, 409)))
 def cancel_seek(seek_id: str) -> Response:
     """Withdraw an open seek (with the seek's token)"""
@@ -141,7 +145,7 @@ def cancel_seek(seek_id: str) -> Response:
 
 
 @blp.route("/seeks/<seek_id>/accept", methods=["POST"])
-@blp.response(201, schemas.JoinedOut)
+@blp.response(201, contract.ref(CreatedGame))
 @blp.doc(**doc("acceptSeek", SEEK_AUTH, error_responses(401, 404, 409)))
 def accept_seek(seek_id: str) -> Response:
     """Take a seek of the lobby (with a player token): the game starts, you are seat 1"""
@@ -149,7 +153,7 @@ def accept_seek(seek_id: str) -> Response:
 
 
 @blp.route("/lobby", methods=["GET"])
-@blp.response(200, schemas.LobbyOut)
+@blp.response(200, contract.ref(LobbySeeks))
 @blp.doc(**doc("getLobby", error_responses()))
 def lobby() -> Response:
     """The open seeks, oldest first (no tokens: take one with POST /v1/seeks/{id}/accept)"""

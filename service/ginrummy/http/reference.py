@@ -7,10 +7,12 @@ from typing import Any
 
 from flask import Response
 
+from ginrummy.app.people_shapes import Bots, RulesCatalog
 from ginrummy.engine import PRESETS, Rules, analyze_hand
 from ginrummy.engine.rules import OPTION_DOCS, PRESET_DOCS
+from ginrummy.engine.shapes import Analysis
 
-from . import schemas
+from . import contract, schemas
 from .docs import doc, error_responses
 from .games import services
 from .parsing import ApiBlueprint
@@ -22,7 +24,7 @@ analyze_in = schemas.AnalyzeIn()
 
 
 @blp.route("/rules", methods=["GET"])
-@blp.response(200, schemas.RulesOut)
+@blp.response(200, contract.ref(RulesCatalog))
 @blp.doc(**doc("getRules", error_responses()))
 def rules() -> Response:
     """The presets and every rule option with its default and meaning"""
@@ -34,7 +36,7 @@ def rules() -> Response:
 
 
 @blp.route("/bots", methods=["GET"])
-@blp.response(200, schemas.BotsOut)
+@blp.response(200, contract.ref(Bots))
 @blp.doc(**doc("listBots", error_responses()))
 def bots() -> Response:
     """The computer opponents one can play: the house bots with their ratings, and the bot accounts
@@ -44,7 +46,7 @@ def bots() -> Response:
 
 @blp.route("/analyze", methods=["POST"])
 @blp.arguments(analyze_in, example={"cards": ["7H", "8H", "9H", "KS", "KD", "KC", "2C", "3D", "4S", "QS"]})
-@blp.response(200, schemas.AnalyzeOut)
+@blp.response(200, contract.ref(Analysis))
 @blp.doc(**doc("analyzeHand", error_responses(422)))
 def analyze(body: dict[str, Any]) -> Response:
     """Stateless analysis of a hand: melds, deadwood, whether it can knock or gin, best discards"""

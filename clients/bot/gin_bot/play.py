@@ -4,7 +4,7 @@ open, never a request per move), abandonment claimed, the service's outages wait
 and each finished game written down (:func:`record_of`, :class:`Results`) and counted (:class:`Tally`).
 
 What the modes share lives here; how a seat is found (a house bot, an invitation, the lobby, an account's
-challenges) is theirs: :mod:`ginrummy_client.harness` and :mod:`ginrummy_client.botaccount`.
+challenges) is theirs: :mod:`gin_bot.harness` and :mod:`gin_bot.botaccount`.
 """
 
 from __future__ import annotations
@@ -26,12 +26,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .client import Client
-from .errors import (
+from ginrummy_client import (
     ApiError,
+    Client,
     Conflict,
     ConnectionFailed,
+    Event,
     Forbidden,
+    Game,
     GameOver,
     GinClientError,
     NotFound,
@@ -41,12 +43,13 @@ from .errors import (
     StaleVersion,
     TooEarly,
     ValidationError,
+    View,
+    is_play,
+    listed,
 )
-from .events import Following
-from .game import Game, is_play, listed
-from .models import Event, View
+from ginrummy_client.events import Following
 
-log = logging.getLogger("ginrummy_client.harness")
+log = logging.getLogger("gin_bot")
 
 Chooser = Callable[[dict[str, Any]], Any]
 """A bot: given a view, an element of its ``legal_actions`` (anything else is replaced, never sent)."""
@@ -498,7 +501,7 @@ def rating_change(client: Client, played: Played, stop: threading.Event) -> dict
     deadline = time.monotonic() + RATING_WAIT
     while True:
         try:
-            for entry in itertools.islice(client.player_games(me, limit=20), 20):
+            for entry in itertools.islice(client.archive.games(me, limit=20), 20):
                 change = entry.get("rating")
                 if entry.get("game_id") == played.game.game_id and change is not None:
                     shown = change.get("before")

@@ -5,7 +5,7 @@ event stream, all with the account's API token (no seat token).
 
 After a restart the stream, opened afresh, starts with a ``gameStart`` for every game in play: they are
 played on from where they stand, and a game already in the ``--results`` file is not written twice. An
-opponent that sits on its move is claimed (:class:`~ginrummy_client.play.Table`).
+opponent that sits on its move is claimed (:class:`~gin_bot.play.Table`).
 
 What a challenge may be is an :class:`Acceptance` (the ``--accept-…`` options); what to send, a
 :class:`ChallengePlan` (``--challenge``). The run ends when the plan's challenges are answered and their
@@ -24,17 +24,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from .account import AccountEvent, AccountStream
-from .challenges import ChallengeInfo
-from .client import Client, ClockSpec
-from .errors import (
+from ginrummy_client import (
+    AccountEvent,
+    AccountStream,
     ChallengeClosed,
+    ChallengeInfo,
     ChallengeNotFound,
+    Client,
+    ClockSpec,
     GinClientError,
     NotFound,
     RateLimited,
     Unauthorized,
 )
+
 from .play import (
     EXIT_ERRORS,
     EXIT_OK,
@@ -50,7 +53,7 @@ from .play import (
     Stopped,
 )
 
-log = logging.getLogger("ginrummy_client.harness")
+log = logging.getLogger("gin_bot")
 
 CLOCK_PRESETS: dict[str, tuple[int, int]] = {
     "blitz": (180, 2),
@@ -243,7 +246,7 @@ class AccountBot(Run):
                 self._accept_waiting()
                 self._send()
                 if stream is None:
-                    stream = Follow(self._client.account_stream(since=since), "gin-bot-account-stream")
+                    stream = Follow(self._client.account.stream(since=since), "gin-bot-account-stream")
                 # A stream opened afresh starts with the games in play: waited for, before the games in hand.
                 for item in stream.next(PRESENT_WAIT if in_hand else LOOP):
                     if isinstance(item, dict):  # an event
@@ -303,7 +306,7 @@ class AccountBot(Run):
 
     def _whoami(self) -> None:
         try:
-            account = self._client.account()
+            account = self._client.account.get()
         except Unauthorized as error:
             raise Refused(f"the token is no account's ({error})") from error
         self.me = account.get("name", "")
@@ -378,7 +381,7 @@ class AccountBot(Run):
             return
         self._answered.add(challenge_id)
         try:
-            self._client.decline_challenge(challenge_id, reason)
+            self._client.challenges.decline(challenge_id, reason)
         except ChallengeClosed:
             return
         except GinClientError as error:
@@ -397,7 +400,7 @@ class AccountBot(Run):
         while self._waiting and not self._full() and not self.stop.is_set():
             challenge_id, challenge = next(iter(self._waiting.items()))
             try:
-                game = self._client.accept_challenge(challenge_id)
+                game = self._client.challenges.accept(challenge_id)
             except TRANSIENT as error:
                 log.warning("challenge %s: %s; accepting it again later", challenge_id, error)
                 return
@@ -422,7 +425,7 @@ class AccountBot(Run):
             self._sent_open
         ) < self.max_games:
             try:
-                made = self._client.challenge(
+                made = self._client.challenges.create(
                     plan.opponent, rules=plan.rules, clock=plan.clock, rated=plan.rated
                 )
             except RateLimited as error:
@@ -452,9 +455,9 @@ class AccountBot(Run):
             return
         self._settle_at = time.monotonic() + SETTLE_EVERY
         try:
-            still_open = {challenge["id"] for challenge in self._client.challenges()["out"]}
+            still_open = {challenge["id"] for challenge in self._client.challenges.list()["out"]}
             for challenge_id in [c for c in self._sent_open if c not in still_open]:
-                self._answer(self._client.challenge_status(challenge_id))
+                self._answer(self._client.challenges.get(challenge_id))
         except GinClientError as error:
             log.warning("challenges: %s", error)
 
@@ -496,7 +499,7 @@ class AccountBot(Run):
             patience = Patience(self.stop)
             while True:
                 try:
-                    game = client.game(game_id)
+                    game = client.games.get(game_id)
                     break
                 except TRANSIENT as error:
                     try:
