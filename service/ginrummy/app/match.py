@@ -101,7 +101,7 @@ def your_move(legal_actions: list[dict[str, Any]]) -> bool:
 
 def hand_record(match: Match) -> dict[str, Any]:
     """The finished live hand revealed (the engine's record) with its shuffle's salt and commitment."""
-    record = engine_record(match.game)
+    record: dict[str, Any] = dict(engine_record(match.game))
     shuffle = match.meta.shuffle
     record["shuffle"] = {
         "salt": shuffle.salt if shuffle else None,

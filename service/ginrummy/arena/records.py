@@ -30,7 +30,7 @@ EPOCH = "1970-01-01T00:00:00.000Z"
 
 def revealed_hand(game: Game, game_id: str, deal_seed: int) -> dict[str, Any]:
     """The hand just finished, as ``GET /v1/games/{id}/hands/{n}`` shows it."""
-    record = hand_record(game)
+    record: dict[str, Any] = dict(hand_record(game))
     salt = hashlib.sha256(f"ginrummy-arena:{deal_seed}:{game.hand_number}".encode()).hexdigest()[:32]
     record["shuffle"] = {"salt": salt, "commitment": commitment(salt, record["deck"]), "deck": record["deck"]}
     record["game_id"] = game_id

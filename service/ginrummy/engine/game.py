@@ -50,6 +50,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import shapes
 from .actions import ABORT, DEAL, RESIGN, Action
 from .cards import card_text, texts
 from .errors import CannotUndoError, GameOverError, IllegalActionError, NotYourTurnError
@@ -89,7 +90,7 @@ class GameScore:
     def over(self) -> bool:
         return self.reached_target is not None or self.forfeited_by is not None
 
-    def settle(self, rules: Rules) -> dict[str, Any]:
+    def settle(self, rules: Rules) -> shapes.GameScore:
         """Bonuses, grand totals and the winner (meaningful once the game is over). A forfeited game is
         settled as though the opponent had reached the target, and the opponent wins it."""
         forfeited = self.forfeited_by
@@ -141,7 +142,7 @@ class HandSummary:
     deadwood: tuple[int, int]
     games: tuple[int, ...]  # the game numbers the points went to
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> shapes.HandSummary:
         return {
             "number": self.number,
             "end": self.end.value,
@@ -329,6 +330,7 @@ class Game:
             # A finished game takes no more points: a game credited by this hand and now over ended with it.
             if score.number in games and score.over:
                 sheet = score.settle(self.rules)
+                assert sheet["winner"] is not None  # a game over has a winner
                 self.games_won[sheet["winner"]] += 1
                 events.append(_event("game_over", sheet["winner"], **sheet))
         if self._current_game_just_ended():
@@ -463,7 +465,7 @@ class Game:
 
     # -- statistics -----------------------------------------------------------------------------
 
-    def stats(self) -> list[dict[str, Any]]:
+    def stats(self) -> list[shapes.SeatStats]:
         """Per-seat figures over the finished hands of the match."""
         hands = self.summaries
         figures = [dict.fromkeys(_STAT_COUNTS, 0) for _ in SEATS]
@@ -488,18 +490,22 @@ class Game:
                         mine[_WIN_COUNTS[h.end]] += 1
                 elif h.end is HandEnd.UNDERCUT:
                     mine["undercuts_suffered"] += 1
-        out = []
-        for seat in SEATS:
-            mine = figures[seat]
-            out.append(
-                {
-                    "hands_played": len(hands),
-                    **mine,
-                    "avg_deadwood": round(deadwood[seat] / counted, 2) if counted else 0.0,
-                    "points_per_hand": round(mine["points"] / len(hands), 2) if hands else 0.0,
-                }
-            )
-        return out
+        return [
+            {
+                "hands_played": len(hands),
+                "hands_won": mine["hands_won"],
+                "gins": mine["gins"],
+                "big_gins": mine["big_gins"],
+                "knocks": mine["knocks"],
+                "undercuts_given": mine["undercuts_given"],
+                "undercuts_suffered": mine["undercuts_suffered"],
+                "walls": mine["walls"],
+                "points": mine["points"],
+                "avg_deadwood": round(deadwood[seat] / counted, 2) if counted else 0.0,
+                "points_per_hand": round(mine["points"] / len(hands), 2) if hands else 0.0,
+            }
+            for seat, mine in zip(SEATS, figures, strict=True)
+        ]
 
 
 _STAT_COUNTS = (

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import melds as _melds
+from . import shapes
 from .actions import DISCARD, DRAW, KNOCK, LAYOFF, PASS, PILE, STOCK, Action
 from .cards import Card, card_text, card_value, cards_of, suit_of, texts
 from .errors import (
@@ -100,7 +101,7 @@ class HandOutcome:
         """Whether someone won the hand (walls and scoreless ties do not count)."""
         return self.winner is not None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> shapes.Outcome:
         return {
             "end": self.end.value,
             "winner": self.winner,
@@ -548,10 +549,10 @@ class Hand:
         return IllegalActionError(self._not_now(action))
 
 
-def hand_result(hand: Hand) -> dict[str, Any]:
+def hand_result(hand: Hand) -> shapes.HandResult:
     """The finished hand as both seats may now see it: the outcome, both hands laid down, lay-offs."""
     assert hand.outcome is not None
-    out: dict[str, Any] = {"outcome": hand.outcome.to_json(), "hands": [texts(h) for h in hand.hands]}
+    out: shapes.HandResult = {"outcome": hand.outcome.to_json(), "hands": [texts(h) for h in hand.hands]}
     if hand.knocker is not None:
         assert hand.knock_arrangement is not None and hand.defender_result is not None
         out["knocker"] = {

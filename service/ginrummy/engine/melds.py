@@ -41,8 +41,9 @@ import enum
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import overload
 
+from . import shapes
 from .cards import SUIT_MASK, card_text, cards_of, mask_value, parse_card, texts
 from .cards import mask_of as mask_of  # re-exported; the doctests use it
 from .errors import BadCardError, InvalidLayoffError, InvalidMeldError
@@ -848,12 +849,23 @@ def validate_layoff(
     return LayoffResult(own.melds, tuple(result), dead, mask_value(dead))
 
 
-def arrangement_json(arrangement: Arrangement | LayoffResult) -> dict[str, Any]:
+@overload
+def arrangement_json(arrangement: LayoffResult) -> shapes.LaidOff: ...
+@overload
+def arrangement_json(arrangement: Arrangement) -> shapes.Arrangement: ...
+def arrangement_json(arrangement: Arrangement | LayoffResult) -> shapes.Arrangement | shapes.LaidOff:
     """``{"melds", "deadwood_cards", "deadwood"}`` of an arrangement; a defender's lay-off result also has
     ``"layoffs"`` (after ``"melds"``), each ``{"card", "meld": index of the knocker's meld}``."""
-    out: dict[str, Any] = {"melds": [texts(m.mask) for m in arrangement.melds]}
+    melds = [texts(m.mask) for m in arrangement.melds]
     if isinstance(arrangement, LayoffResult):
-        out["layoffs"] = [{"card": card_text(c), "meld": i} for c, i in arrangement.layoffs]
-    out["deadwood_cards"] = texts(arrangement.deadwood_mask)
-    out["deadwood"] = arrangement.deadwood
-    return out
+        return {
+            "melds": melds,
+            "layoffs": [{"card": card_text(c), "meld": i} for c, i in arrangement.layoffs],
+            "deadwood_cards": texts(arrangement.deadwood_mask),
+            "deadwood": arrangement.deadwood,
+        }
+    return {
+        "melds": melds,
+        "deadwood_cards": texts(arrangement.deadwood_mask),
+        "deadwood": arrangement.deadwood,
+    }

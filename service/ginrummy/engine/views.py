@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from . import melds as _melds
+from . import shapes
 from .actions import DRAW, KNOCK, LAYOFF, PILE, Action
 from .cards import card_text, mask_of, parse_cards, texts
 from .errors import IllegalActionError
@@ -96,7 +97,7 @@ def seat_view(game: Game, seat: int | None, omit: frozenset[str] = frozenset()) 
     return view
 
 
-def scores_view(game: Game) -> dict[str, Any]:
+def scores_view(game: Game) -> shapes.Scores:
     return {
         "games": [score.settle(game.rules) for score in game.scores],
         "games_won": list(game.games_won),
@@ -105,8 +106,14 @@ def scores_view(game: Game) -> dict[str, Any]:
     }
 
 
-def _own_hand(mask: int, taken: int | None, *, discards: bool = True) -> dict[str, Any]:
-    out: dict[str, Any] = {"cards": texts(mask), **arrangement_json(_melds.best_arrangement(mask))}
+def _own_hand(mask: int, taken: int | None, *, discards: bool = True) -> shapes.OwnHand:
+    best = arrangement_json(_melds.best_arrangement(mask))
+    out: shapes.OwnHand = {
+        "cards": texts(mask),
+        "melds": best["melds"],
+        "deadwood_cards": best["deadwood_cards"],
+        "deadwood": best["deadwood"],
+    }
     if discards and mask.bit_count() == 11:
         out["discards"] = [
             {"card": card_text(c), "deadwood": d} for c, d in _melds.discard_options(mask, forbidden=taken)
@@ -114,11 +121,11 @@ def _own_hand(mask: int, taken: int | None, *, discards: bool = True) -> dict[st
     return out
 
 
-def _player(game: Game, seat: int, live: bool) -> dict[str, Any]:
+def _player(game: Game, seat: int, live: bool) -> shapes.TableSeat:
     """What anyone at the table knows of `seat`'s hand."""
     hand = game.hand
     assert hand is not None
-    entry: dict[str, Any] = {
+    entry: shapes.TableSeat = {
         "seat": seat,
         "card_count": hand.hands[seat].bit_count(),
         "known_cards": texts(hand.known[seat]),
@@ -131,7 +138,7 @@ def _player(game: Game, seat: int, live: bool) -> dict[str, Any]:
     return entry
 
 
-def _knock(game: Game, seat: int | None) -> dict[str, Any] | None:
+def _knock(game: Game, seat: int | None) -> shapes.Knock | None:
     hand = game.hand
     assert hand is not None
     if hand.knocker is None or hand.knock_arrangement is None:
@@ -186,7 +193,16 @@ def _history_item(entry: LogEntry, viewer: int | None, over: bool) -> dict[str, 
     return item
 
 
-def hand_record(game: Game) -> dict[str, Any]:
+def _logged(entry: LogEntry) -> shapes.Move:
+    """A move of the hand's log, with the card drawn: the action's JSON (Action.to_json) is one Move of
+    its type — checked against the document by the suite, not by mypy."""
+    item: dict[str, Any] = {"seat": entry.seat, **entry.action.to_json()}
+    if entry.card is not None:
+        item["card"] = card_text(entry.card)
+    return cast(shapes.Move, item)
+
+
+def hand_record(game: Game) -> shapes.HandRecord:
     """The game's current hand revealed, once it is over: the deal, the deck, every move (with every card
     drawn), the result, and the hand's number in the match. A hand the match ended in the middle of (a
     resignation, a loss on time, an abandoned game, an abort) is revealed too, once the match is over:
@@ -205,32 +221,26 @@ def hand_record(game: Game) -> dict[str, Any]:
         raise IllegalActionError("no hand has been dealt")
     if not hand.over and not game.match_over:
         raise IllegalActionError("a hand is revealed only once it is over")
-    cut_short = {} if hand.over else {"ended": game.end_reason.value if game.end_reason else "ended"}
-    return {
+    record: shapes.HandRecord = {
         "dealer": hand.dealer,
         "deck": texts(list(hand.deck)),
         "initial_hands": [texts(h) for h in hand.dealt_hands],
         "upcard": card_text(hand.upcard),
         "knock_limit": hand.knock_limit,
         "spades_double": hand.spades_double,
-        "actions": [
-            {
-                "seat": e.seat,
-                **e.action.to_json(),
-                **({"card": card_text(e.card)} if e.card is not None else {}),
-            }
-            for e in hand.log
-        ],
+        "actions": [_logged(e) for e in hand.log],
         "result": hand_result(hand) if hand.over else None,
         "number": game.hand_number,
-        **cut_short,
     }
+    if not hand.over:
+        record["ended"] = game.end_reason.value if game.end_reason else "ended"
+    return record
 
 
 # -- stateless analysis ------------------------------------------------------------------------------
 
 
-def analyze_hand(cards: Iterable[str | int], knock_limit: int) -> dict[str, Any]:
+def analyze_hand(cards: Iterable[str | int], knock_limit: int) -> shapes.Analysis:
     """Melds, deadwood and the number of optimal arrangements of 1 to 11 cards; for 10 or 11 cards also
     whether they can knock (within `knock_limit`), go gin or big gin, and for 11 the deadwood after each
     discard. Raises BadCardError for a card that is no card or is given twice.
@@ -243,21 +253,39 @@ def analyze_hand(cards: Iterable[str | int], knock_limit: int) -> dict[str, Any]
     mask = mask_of(parsed)
     arrangements = _melds.best_melds(mask)
     best = arrangements[0]
-    out: dict[str, Any] = {
-        "cards": texts(sorted(parsed)),
-        **arrangement_json(best),
-        "arrangements": len(arrangements),
-    }
-    count = len(parsed)
-    if count == 11:
+    discards: list[shapes.DiscardOption] = []
+    # knocking and gin are about a whole hand: no verdict on a part of one
+    can_knock: bool | None = None
+    can_gin: bool | None = None
+    big_gin: bool | None = None
+    if len(parsed) == 11:
         options = _melds.discard_options(mask)
         after = options[0][1]
-        out["discards"] = [{"card": card_text(c), "deadwood": d} for c, d in options]
-        out.update(can_knock=after <= knock_limit, can_gin=after == 0, big_gin=_melds.min_deadwood(mask) == 0)
-    elif count == 10:
-        best_deadwood = best.deadwood
-        out.update(can_knock=best_deadwood <= knock_limit, can_gin=best_deadwood == 0, big_gin=False)
-        out["discards"] = []
-    else:  # knocking and gin are about a whole hand: no verdict on a part of one
-        out.update(can_knock=None, can_gin=None, big_gin=None, discards=[])
-    return out
+        discards = [{"card": card_text(c), "deadwood": d} for c, d in options]
+        can_knock, can_gin, big_gin = after <= knock_limit, after == 0, _melds.min_deadwood(mask) == 0
+    elif len(parsed) == 10:
+        can_knock, can_gin, big_gin = best.deadwood <= knock_limit, best.deadwood == 0, False
+    arranged = arrangement_json(best)
+    if len(parsed) == 11:  # the key order is part of the answer's bytes: with 11 cards, discards first
+        return {
+            "cards": texts(sorted(parsed)),
+            "melds": arranged["melds"],
+            "deadwood_cards": arranged["deadwood_cards"],
+            "deadwood": arranged["deadwood"],
+            "arrangements": len(arrangements),
+            "discards": discards,
+            "can_knock": can_knock,
+            "can_gin": can_gin,
+            "big_gin": big_gin,
+        }
+    return {
+        "cards": texts(sorted(parsed)),
+        "melds": arranged["melds"],
+        "deadwood_cards": arranged["deadwood_cards"],
+        "deadwood": arranged["deadwood"],
+        "arrangements": len(arrangements),
+        "can_knock": can_knock,
+        "can_gin": can_gin,
+        "big_gin": big_gin,
+        "discards": discards,
+    }

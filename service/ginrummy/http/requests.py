@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import ipaddress
 import re
+from collections.abc import Mapping
 
 import orjson
 from flask import Response, current_app, request
@@ -183,6 +184,6 @@ def respond(result: Result, *, location: str | None = None) -> Response:
     return response
 
 
-def json_body(body: dict[str, object]) -> Response:
+def json_body(body: Mapping[str, object]) -> Response:
     """A plain 200 JSON answer (rules, bots, analysis, health)."""
     return respond(Result(dict(body)))
