@@ -2,11 +2,11 @@
 
 1. **Synthesis.** A few dozen real matches are played in-process (the engine, the house bots, the
    service's own dealing with its shuffle commitments) and each finished hand's and match's outbox
-   record is taken exactly as a commit writes it (:func:`ginrummy.app.archiving.outbox_records`). From
+   record is taken exactly as a commit writes it (:func:`ginrummy.app.playing.recording.outbox_records`). From
    them ``--hands`` hands (~5 per match) are made, varying the game ids, the players (a population with
    a Zipf-like activity and three heavy players, ``Heavy-1`` with ``--heavy-games`` games), the times
    (two years) and whether a match is rated, and written through the drainer's own path
-   (:func:`~ginrummy.app.archiving.archive_records`, then :meth:`~ginrummy.store.archive.Archive.write`
+   (:func:`~ginrummy.app.archive.writing.archive_records`, then :meth:`~ginrummy.store.archive.Archive.write`
    with the service's ratings, counters, statistics and history): ``--writers`` processes, 50 matches
    with their hands in each write. The synthesis sessions run with ``synchronous_commit=off``;
    everything measured afterwards commits durably.
@@ -21,7 +21,7 @@
 5. **Writes.** Fresh matches archived as the service archives them: in 1 and then 2 processes, the
    commits of 200 matches played at the same time — each finished hand's outbox, the last one's with the
    match, committed by the store's Lua script into a real Redis (an embedded one), announced and handed
-   to the process's drainer thread (:class:`~ginrummy.app.archiving.Drainer`) — as fast as Redis takes
+   to the process's drainer thread (:class:`~ginrummy.app.archive.writing.Drainer`) — as fast as Redis takes
    them, until the drainers have archived everything; with transactions of up to 1 game (the drainer
    before it wrote what had queued up together) and up to ``DRAIN_TX`` (the service's). Durable
    commits; matches/s, transactions, and the CPU a match takes (process and PostgreSQL), which a busy
@@ -70,14 +70,17 @@ sys.path[:0] = [str(ROOT / "service"), str(ROOT)]
 import psycopg  # noqa: E402
 from bench_load import children_of, cpu_by_pid, own_cpu, postgres_pids, service_env  # noqa: E402
 from ginrummy import bots  # noqa: E402
-from ginrummy.app import archiving as archiving_module  # noqa: E402
-from ginrummy.app import dealing, metrics, ratings, security  # noqa: E402
-from ginrummy.app.archiving import Archiving, Drainer, archive_records, outbox_records  # noqa: E402
+from ginrummy.app import metrics, security  # noqa: E402
+from ginrummy.app.archive import writing as archive_writing  # noqa: E402
+from ginrummy.app.archive.writing import Archiving, Drainer, archive_records  # noqa: E402
 from ginrummy.app.config import Config  # noqa: E402
-from ginrummy.app.match import compact  # noqa: E402
-from ginrummy.app.matches import bot_player  # noqa: E402
-from ginrummy.app.metadata import GameMeta, Seat  # noqa: E402
-from ginrummy.app.render import BOT_VIEW_OMITS  # noqa: E402
+from ginrummy.app.encoding import compact  # noqa: E402
+from ginrummy.app.players import ratings  # noqa: E402
+from ginrummy.app.playing import dealing  # noqa: E402
+from ginrummy.app.playing.metadata import MatchMeta, Seat  # noqa: E402
+from ginrummy.app.playing.recording import outbox_records  # noqa: E402
+from ginrummy.app.playing.render import BOT_VIEW_OMITS  # noqa: E402
+from ginrummy.app.playing.starting import bot_player  # noqa: E402
 from ginrummy.engine import Action, Rules, seat_view  # noqa: E402
 from ginrummy.store.archive import Archive, HandRecord, MatchRecord  # noqa: E402
 from ginrummy.store.connection import make_client  # noqa: E402
@@ -129,7 +132,7 @@ def play_template(seed: int, preset: str, bot: str | None, resign_in_hand: int |
         if bot
         else Seat.human(SEAT_NAMES[1], token_digest=security.digest(f"b{seed}"), player=SEAT_NAMES[1]),
     )
-    meta = GameMeta(seats=seats, bot_salt=f"salt{seed}", test_seed=seed, rating_family=preset, created_ms=0)
+    meta = MatchMeta(seats=seats, bot_salt=f"salt{seed}", test_seed=seed, rating_family=preset, created_ms=0)
     match, _ = dealing.start(security.new_game_id(), meta, Rules.from_options(preset))
     players = [bots.make_bot("expert", seed), bots.make_bot(bot or "simple", seed + 1)]
     rng = random.Random(seed)
@@ -390,7 +393,7 @@ def commits_in_turn(outboxes: Sequence[tuple[str, dict[str, str]]], at_once: int
 def _drain_for_real(worker: int) -> tuple[int, float, float]:
     """A service process of the write-rate phase, less its HTTP: the commits of 200 matches played at
     the same time, as fast as Redis takes them — each announced, committed with its outbox by the store's
-    Lua script and handed to the process's drainer (:class:`~ginrummy.app.archiving.Drainer`, its
+    Lua script and handed to the process's drainer (:class:`~ginrummy.app.archive.writing.Drainer`, its
     thread, ``DRAIN_TX`` games a transaction at most) — until the drainer has archived them all.
     Returns the transactions it made, its seconds and CPU seconds."""
     barrier: Any = _WORK["barrier"]
@@ -402,7 +405,7 @@ def _drain_for_real(worker: int) -> tuple[int, float, float]:
 
 
 def _drain_as_the_service(barrier: Any, plans: list[Plan]) -> tuple[int, float, float]:
-    archiving_module.DRAIN_TX = _WORK["drain_tx"]
+    archive_writing.DRAIN_TX = _WORK["drain_tx"]
     templates: list[Template] = _WORK["templates"]
     commits = commits_in_turn([(p.game_id, outbox_of(p, templates[p.template])) for p in plans], 200)
     store = GameStore(make_client(_WORK["redis_url"]), live_ttl=3600, events_maxlen=5)
@@ -906,9 +909,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--drain-tx",
         type=lambda text: [int(n) for n in text.split(",")],
-        default=[1, archiving_module.DRAIN_TX],
+        default=[1, archive_writing.DRAIN_TX],
         help="games a drainer's transaction takes at most in the write-rate phase (default 1 and the"
-        f" service's {archiving_module.DRAIN_TX}; 1: the drainer before it wrote what queued up together)",
+        f" service's {archive_writing.DRAIN_TX}; 1: the drainer before it wrote what queued up together)",
     )
     parser.add_argument("--grace", type=int, default=5, help="GIN_FINISHED_TTL of the Redis phase (seconds)")
     parser.add_argument("--data-dir", default="/tmp/gin-bench-archive/postgres")

@@ -1,5 +1,6 @@
-"""A review's cost: the CPU time of reviewing whole matches (``ginrummy.app.reviews.review_match``), hand
-counts and decisions judged, on matches of bots played here with the engine (the records an export holds).
+"""A review's cost: the CPU time of reviewing whole matches
+(``ginrummy.app.archive.reviews.review_match``), hand counts and decisions judged, on matches of bots
+played here with the engine (the records an export holds).
 
     .venv/bin/python bench/bench_review.py [--matches 3] [--hands 10] [--samples 48]
 
@@ -20,7 +21,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "service"), str(ROOT)]
 
-from ginrummy.app.reviews import review_match  # noqa: E402
+from ginrummy.app.archive.reviews import review_match  # noqa: E402
 from ginrummy.bots.review import REVIEW_SAMPLES  # noqa: E402
 from ginrummy.engine import Rules  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""Write the clients' tables that follow from the OpenAPI document (openapi/openapi.json).
+"""Write the clients' files that follow from the OpenAPI document (openapi/openapi.json).
 
     python clients/generate.py          # write them (``make openapi`` does, after exporting the document)
     python clients/generate.py --check  # write nothing; exit 1 naming the files that are stale
@@ -11,17 +11,22 @@ runs ``--check``, so a table that misses a code of the document, or has one too 
 The error codes are the Problem's ``code``: an enum, with ``x-codes`` giving each one's status, title and
 sentence (the registry ginrummy.http.codes). From them: the SDK's exception class of each code, and the
 sentences the terminal and the web client show.
+
+The components the service's answers hold give the SDK's models (``_models.py``): a ``TypedDict`` for each
+object, a type alias for each union (a discriminated ``oneOf``) and other schema, and the SDK's own names of
+some (``SDK_MODEL_NAMES``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import keyword
 import sys
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENT = ROOT / "openapi" / "openapi.json"
@@ -71,7 +76,7 @@ SDK_PARENTS = {
 }
 
 
-def error_codes(document: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def error_codes(document: dict[str, Any]) -> Objects:
     """Every error code of the document, in order, with its ``status``, ``title`` and ``sentence``."""
     code = document["components"]["schemas"]["Problem"]["properties"]["code"]
     described = code["x-codes"]
@@ -170,7 +175,317 @@ def web_sentences(document: dict[str, Any]) -> str:
     return "\n".join([*lines, "});"]) + "\n"
 
 
+# --- the SDK's models: the JSON of every answer, typed -----------------------------------------------
+
+SDK_MODEL_NAMES = {
+    "AccountEventGame": "StartedGame | FinishedGame",
+    "AccountEventsPage": "AccountEvents",
+    "AccountInfo": "Account",
+    "BotInfo": "HouseBot",
+    "BotRating": "FamilyRating",
+    "BotsInfo": "Bots",
+    "ChallengeInfo": "Challenge",
+    "ChallengeList": "Challenges",
+    "Created": "CreatedGame",
+    "CreatedToken": "TokenCreated",
+    "Hand": "OwnHand",
+    "HandRecord": "FinishedHand",
+    "Health": "Liveness | Readiness",
+    "LeaderRow": "LeaderboardEntry",
+    "Lobby": "LobbySeeks",
+    "MoveResult": "Moved",
+    "Opponent": "TableSeat",
+    "PlayerGamesPage": "PlayerGames",
+    "Preset": "RulesPreset",
+    "Rating": "RankedRating",
+    "ReviewEstimate": "Estimate",
+    "ReviewMove": "JudgedMove",
+    "ReviewSeat": "SeatReview",
+    "ReviewStatus": "Review",
+    "RulesInfo": "RulesCatalog",
+    "SeatPlayer": "Player",
+    "SeekInfo": "SeekStatus",
+    "SessionInfo": "Session",
+    "TokenInfo": "ApiToken",
+}
+"""The SDK's own names of components, written into its models as type aliases: the names it had for them
+before its models were generated, and names that keep a component's JSON apart from the SDK's class of the
+same name (``ChallengeInfo`` is a challenge's JSON, ``Challenge`` what ``challenges.create()`` hands out)."""
+
+SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool", "null": "None"}
+TYPING = {
+    "Literal": "Literal[",
+    "NotRequired": "NotRequired[",
+    "TypeAlias": ": TypeAlias =",
+    "TypedDict": "TypedDict",
+}
+"""The names of ``typing`` the models may use, and the text that shows one is used."""
+INDENT = "    "
+Objects = dict[str, dict[str, Any]]
+"""The objects written in place in a component's schema, by the name of their TypedDict."""
+
+
+class Type(NamedTuple):
+    """A Python type expression: a name, ``head[args]``, or (``head`` empty) the union of ``args``.
+
+    >>> str(union([Type("None"), literal(["a"]), Type("list", (Type("int"),)), literal([1])]))
+    'Literal["a", 1] | list[int] | None'
+    """
+
+    head: str
+    args: tuple[Type, ...] | None = None
+
+    def __str__(self) -> str:
+        if self.args is None:
+            return self.head
+        if not self.head:
+            return " | ".join(map(str, self.args))
+        return f"{self.head}[{', '.join(map(str, self.args))}]"
+
+    def names(self) -> set[str]:
+        """The names the expression refers to (a literal's values are none)."""
+        if self.args is None:
+            return {self.head}
+        if self.head == "Literal":
+            return set()
+        return set().union({self.head} if self.head else set(), *(arg.names() for arg in self.args))
+
+    def lines(self, width: int) -> list[str]:
+        """The expression in lines of at most ``width`` characters where it can be, split as ruff splits
+        it: a union before each ``|``; a subscript inside its brackets, its arguments on one line when they
+        fit, else one a line."""
+        if self.args is None or len(str(self)) <= width:
+            return [str(self)]
+        if not self.head:
+            first, *rest = (arg.lines(width) for arg in self.args)
+            return [*first, *(line for part in rest for line in ["| " + part[0], *part[1:]])]
+        inner = width - len(INDENT)
+        if len(self.args) == 1:
+            body = self.args[0].lines(inner)
+        elif len(", ".join(map(str, self.args))) <= inner:
+            body = [", ".join(map(str, self.args))]
+        else:
+            body = [line for arg in self.args for line in ending(arg.lines(inner - 1), ",")]
+        return [f"{self.head}[", *(INDENT + line for line in body), "]"]
+
+
+def ending(lines: list[str], end: str) -> list[str]:
+    """``lines`` with ``end`` after the last."""
+    return [*lines[:-1], lines[-1] + end]
+
+
+def literal(values: list[Any]) -> Type:
+    """``Literal[…]`` of JSON values."""
+    return Type("Literal", tuple(Type(python_string(v) if isinstance(v, str) else repr(v)) for v in values))
+
+
+def union(parts: list[Type]) -> Type:
+    """The union of ``parts``, flattened: their literals merged into one, first; None last."""
+    flat = [member for part in parts for member in ((part.args or ()) if not part.head else (part,))]
+    values = tuple(value for part in flat if part.head == "Literal" for value in part.args or ())
+    members = [Type("Literal", values)] if values else []
+    members += [part for part in flat if part.head not in ("Literal", "None") and part not in members]
+    members += [Type("None")] if Type("None") in flat else []
+    return members[0] if len(members) == 1 else Type("", tuple(members))
+
+
+def py_type(schema: dict[str, Any], name: str, objects: Objects) -> Type:
+    """The Python type of a schema of the document. An object written in place (with ``properties``) is a
+    TypedDict of its own, named ``name``: added to ``objects``."""
+    if "$ref" in schema:
+        return Type(schema["$ref"].rsplit("/", 1)[-1])
+    if "enum" in schema:
+        values = schema["enum"]
+        nullable = [Type("None")] if None in values else []
+        return union([literal([value for value in values if value is not None]), *nullable])
+    for key in ("anyOf", "oneOf", "allOf"):
+        if key in schema:
+            if key == "allOf" and len(schema[key]) != 1:
+                raise ValueError(f"{name}: an allOf of several schemas")
+            return union([py_type(part, name, objects) for part in schema[key]])
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return union([py_type({**schema, "type": one}, name, objects) for one in kind])
+    if kind == "array":
+        return Type("list", (py_type(schema["items"], name, objects),))
+    if kind == "object" and "properties" in schema:
+        objects[name] = schema
+        return Type(name)
+    if kind == "object" and isinstance(schema.get("additionalProperties"), dict):
+        return Type("dict", (Type("str"), py_type(schema["additionalProperties"], name, objects)))
+    if kind in SCALARS:
+        return Type(SCALARS[kind])
+    raise ValueError(f"{name}: a schema without a Python type (a free-form object?): {schema}")
+
+
+def answered(document: dict[str, Any]) -> list[str]:
+    """The components an answer of the service holds (its bodies, stream lines and problems) and every
+    component they refer to, in the document's order."""
+    schemas = document["components"]["schemas"]
+    operations = [
+        item for path in document["paths"].values() for item in path.values() if isinstance(item, dict)
+    ]
+    wanted: set[str] = set()
+    todo = list(references([operation.get("responses", {}) for operation in operations]))
+    while todo:
+        kind, name = todo.pop()
+        if kind == "responses":
+            todo += references(document["components"]["responses"][name])
+        elif name not in wanted:
+            wanted.add(name)
+            todo += references(schemas[name])
+    return [name for name in schemas if name in wanted]
+
+
+def references(node: Any) -> Iterator[tuple[str, str]]:
+    """The components ``node`` refers to, each as (``schemas`` or ``responses``, its name)."""
+    if isinstance(node, dict):
+        if isinstance(node.get("$ref"), str):
+            *_, kind, name = node["$ref"].split("/")
+            yield kind, name
+        for value in node.values():
+            yield from references(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from references(value)
+
+
+def annotated(prefix: str, kind: Type, end: str = "") -> list[str]:
+    """``prefix``, ``kind`` and ``end``, split as ruff splits a line too long: a union in parentheses, a
+    subscript inside its brackets."""
+    if kind.args is None or len(prefix + str(kind) + end) <= LINE:
+        return [prefix + str(kind) + end]
+    indent = prefix[: len(prefix) - len(prefix.lstrip())]
+    if not kind.head:
+        body = kind.lines(LINE - len(indent + INDENT))
+        return [prefix + "(", *(indent + INDENT + line for line in body), indent + ")" + end]
+    first, *rest = kind.lines(LINE - len(indent))
+    return [prefix + first, *(indent + line for line in ending(rest, end))]
+
+
+def described(schema: dict[str, Any], indent: str, comment: bool = False) -> list[str]:
+    """The schema's description: a docstring, or ``#:`` comment lines (a member's); none without one."""
+    text = schema.get("description", "")
+    if not text or not comment:
+        return docstring(text, indent) if text else []
+    return textwrap.wrap(text, width=LINE, initial_indent=indent + "#: ", subsequent_indent=indent + "#: ")
+
+
+Written = tuple[set[str], list[str]]
+"""A type written: the names it needs defined before it, and its lines."""
+
+
+def typed_dict(name: str, schema: dict[str, Any], objects: Objects) -> Written:
+    """An object as a ``TypedDict``: each member's description a ``#:`` comment above it, a member the
+    schema does not require ``NotRequired``. In the call syntax when a member's name is no Python name
+    (``in``)."""
+    required = set(schema.get("required", ()))
+    members = []
+    for member, about in schema["properties"].items():
+        kind = py_type(about, name + class_name(member), objects)
+        members.append((member, kind if member in required else Type("NotRequired", (kind,)), about))
+    needs: set[str] = set().union(*(kind.names() for _, kind, _ in members))
+    if all(member.isidentifier() and not keyword.iskeyword(member) for member, *_ in members):
+        about = described(schema, INDENT)
+        lines = [f"class {name}(TypedDict):", *about, *([""] if about and members else [])]
+        if not members:
+            return needs, lines if about else [*lines, INDENT + "pass"]
+        for member, kind, about in members:
+            lines += [*described(about, INDENT, comment=True), *annotated(f"{INDENT}{member}: ", kind)]
+        return needs, lines
+    lines = [f"{name} = TypedDict(", f'{INDENT}"{name}",', INDENT + "{"]
+    for member, kind, about in members:
+        lines += described(about, INDENT * 2, comment=True)
+        lines += annotated(f'{INDENT * 2}"{member}": ', kind, ",")
+    return needs, [*lines, INDENT + "},", ")", *described(schema, "")]
+
+
+def alias(name: str, schema: dict[str, Any], objects: Objects) -> Written:
+    """A schema that is no object as a type alias (a discriminated ``oneOf``: the union of its members).
+    Where it names itself (a recursive type), the argument that does is a string."""
+    kind = py_type(schema, name, objects)
+    if name in kind.names():
+        if not kind.head or kind.args is None:
+            raise ValueError(f"{name} is a union that names itself: make it a subscript")
+        recursive = (Type(python_string(str(arg))) if name in arg.names() else arg for arg in kind.args)
+        kind = Type(kind.head, tuple(recursive))
+    about = described(schema, "")
+    if not about and "discriminator" in schema:
+        about = docstring(f"One of these, told apart by ``{schema['discriminator']['propertyName']}``.", "")
+    return kind.names(), [*annotated(f"{name}: TypeAlias = ", kind), *about]
+
+
+def in_order(types: dict[str, Written]) -> list[list[str]]:
+    """The lines of ``types``, each after the types it names (the module runs its annotations: no
+    ``from __future__ import annotations``, so that ``typing.get_type_hints`` and a TypedDict's
+    ``__required_keys__`` are right), in their order otherwise."""
+    ordered: list[list[str]] = []
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        if name in path:
+            raise ValueError(f"types that name each other: {' → '.join((*path, name))}")
+        if name in done:
+            return
+        needs, lines = types[name]
+        for needed in sorted(needs & set(types) - {name}):
+            visit(needed, (*path, name))
+        done.add(name)
+        ordered.append(lines)
+
+    for name in types:
+        visit(name, ())
+    return ordered
+
+
+def sdk_models(document: dict[str, Any]) -> str:
+    """clients/python/ginrummy_client/_models.py: the JSON of the service's answers typed from the
+    components they hold — a ``TypedDict`` for each object, a type alias for each union (``Event`` is
+    ``DealEvent | DrawEvent | …``) and each other schema — and the SDK's own names of some
+    (:data:`SDK_MODEL_NAMES`)."""
+    schemas = document["components"]["schemas"]
+    todo = {name: schemas[name] for name in answered(document)}
+    types: dict[str, Written] = {}
+    while todo:
+        name = next(iter(todo))
+        schema = todo.pop(name)
+        objects: Objects = {}
+        types[name] = (typed_dict if "properties" in schema else alias)(name, schema, objects)
+        for inner, object_schema in objects.items():
+            if inner in schemas or inner in types:
+                raise ValueError(f"{inner}, an object written in place, would have a component's name")
+            todo[inner] = object_schema
+    own = []
+    for name, target in sorted(SDK_MODEL_NAMES.items()):
+        kind = union([Type(part.strip()) for part in target.split("|")])
+        if name in types or not kind.names() <= set(types):
+            raise ValueError(f"SDK_MODEL_NAMES: {name} is a component's name, or {target} names none")
+        own += annotated(f"{name}: TypeAlias = ", kind)
+    body = "\n\n\n".join("\n".join(lines) for lines in in_order(types))
+    lines = [
+        f"# {HEADER}",
+        '"""The JSON of the service\'s answers: a ``TypedDict`` for each object of the OpenAPI document that',
+        "an answer holds, a type alias for each union of them (and for each other schema), each after the",
+        'types it names, and the SDK\'s own names of some; ``models`` exports them all."""',
+        "",
+        f"from typing import {', '.join(word for word, sign in TYPING.items() if sign in body)}",
+        "",
+        "__all__ = [",
+        *(f'    "{name}",' for name in sorted({*types, *SDK_MODEL_NAMES})),
+        "]",
+        "",
+        "",
+        body,
+        "",
+        "",
+        "# The SDK's own names of components (clients/generate.py's SDK_MODEL_NAMES).",
+        *own,
+    ]
+    return "\n".join(lines) + "\n"
+
+
 OUTPUTS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "clients/python/ginrummy_client/_models.py": sdk_models,
     "clients/python/ginrummy_client/_codes.py": sdk_codes,
     "clients/cli/gin_cli/_sentences.py": cli_sentences,
     "clients/web/js/sentences.js": web_sentences,

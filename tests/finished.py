@@ -44,7 +44,7 @@ def archived(client: Client, game_id: str, timeout: float = 10.0) -> MatchExport
     deadline = time.monotonic() + timeout
     while True:
         try:
-            return client.export(game_id)
+            return client.archive.export(game_id)
         except NotArchived:
             if time.monotonic() > deadline:
                 raise
@@ -56,12 +56,12 @@ def play_history(server: str, *, resigned: int, name: str = "", token: str = "",
     player ``name`` with ``token`` (default: a new player); returns once the archive has them all."""
     if not token:
         with Client(server) as anonymous:
-            player = anonymous.create_player(unique("Arc"))
+            player = anonymous.players.create(unique("Arc"))
         name, token = player.name, player.token
     with Client(server, token=token) as client:
         ids = []
         for _ in range(resigned):
-            game = client.create_game(bot="simple", rated=True)
+            game = client.games.create(bot="simple", rated=True)
             game.resign()
             ids.append(game.game_id)
         played = play_out(client, QUICK_RULES, seed)
@@ -72,7 +72,7 @@ def play_history(server: str, *, resigned: int, name: str = "", token: str = "",
 
 def play_out(client: Client, options: dict[str, int], seed: int, name: str | None = None) -> str:
     """A casual match against ``simple`` under ``options``, played to its end (by ``name``): its id."""
-    match = client.create_game(bot="simple", options=options, seed=seed, name=name)
+    match = client.games.create(bot="simple", options=options, seed=seed, name=name)
     for _ in range(3000):
         if not match.your_move:
             break

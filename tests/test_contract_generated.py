@@ -1,6 +1,6 @@
-"""The clients' generated tables follow the OpenAPI document: clients/generate.py --check finds none stale,
-and each table names exactly the document's codes — the SDK a class for each, the terminal and the web
-client a sentence for each."""
+"""The clients' generated files follow the OpenAPI document: clients/generate.py --check finds none stale,
+each table names exactly the document's codes — the SDK a class for each, the terminal and the web client a
+sentence for each —, and the SDK's models type exactly the components the service's answers hold."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import importlib.util
 import json
 import subprocess
 import sys
+import typing
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -15,12 +16,14 @@ from typing import Any
 import pytest
 from gin_cli import main as cli_main
 from gin_cli import words
+from ginrummy_client import _models, models
 from ginrummy_client.errors import ERRORS_BY_CODE, ERRORS_BY_STATUS, ApiError, error_from_problem
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "clients" / "generate.py"
 DOCUMENT: dict[str, Any] = json.loads((ROOT / "openapi" / "openapi.json").read_text(encoding="utf-8"))
-CODES: dict[str, Any] = DOCUMENT["components"]["schemas"]["Problem"]["properties"]["code"]["x-codes"]
+SCHEMAS: dict[str, Any] = DOCUMENT["components"]["schemas"]
+CODES: dict[str, Any] = SCHEMAS["Problem"]["properties"]["code"]["x-codes"]
 
 
 def generate(*args: str) -> subprocess.CompletedProcess[str]:
@@ -92,3 +95,42 @@ def test_the_clients_own_tables_name_codes_of_the_document() -> None:
     with_reason = json.loads(web.split("const WITH_REASON = new Set(", 1)[1].split(");", 1)[0])
     for table in (set(cli_main.LOOK_UP), words.OWN_WORDS, set(with_reason)):
         assert table and table <= set(CODES), table - set(CODES)
+
+
+def test_the_sdk_models_type_each_component_an_answer_holds(generator: ModuleType) -> None:
+    """An object is a TypedDict with the document's members (those it does not require NotRequired), a
+    discriminated union the union of its members, and a request's body no model at all."""
+    answered = generator.answered(DOCUMENT)
+    assert {"View", "Event", "DealEvent", "Moved", "Challenge", "AccountEvent", "Problem"} <= set(answered)
+    for name in answered:
+        schema, model = SCHEMAS[name], getattr(models, name)
+        if "properties" in schema:
+            required = set(schema.get("required", ()))
+            assert model.__required_keys__ == required, name
+            assert model.__optional_keys__ == set(schema["properties"]) - required, name
+            typing.get_type_hints(model)  # every annotation resolves
+        elif "discriminator" in schema:
+            members = [getattr(models, one["$ref"].rsplit("/", 1)[-1]) for one in schema["oneOf"]]
+            assert list(typing.get_args(model)) == members, name
+    assert typing.get_args(typing.get_type_hints(models.DealEvent)["type"]) == ("deal",)
+    assert not {"CreateGameIn", "SeekIn", "SignUpIn"} & set(_models.__all__)
+    assert set(_models.__all__) == {*answered, *generator.SDK_MODEL_NAMES, "RulesInOptions"}
+
+
+def test_the_sdk_keeps_its_names_of_components(generator: ModuleType) -> None:
+    """Its names from before its models were generated name the components (MoveResult is Moved)."""
+    assert models.MoveResult is models.Moved and models.SeatPlayer == models.Player
+    for name, target in generator.SDK_MODEL_NAMES.items():
+        named = [getattr(models, part) for part in target.split(" | ")]
+        assert getattr(models, name) == (named[0] if len(named) == 1 else typing.Union[*named]), name
+
+
+def test_a_new_member_of_an_answer_makes_the_models_stale(generator: ModuleType) -> None:
+    document = json.loads(json.dumps(DOCUMENT))
+    document["components"]["schemas"]["View"]["properties"]["brand_new"] = {
+        "description": "It is new.",
+        "enum": ["a", "b", None],
+    }
+    text = generator.sdk_models(document)
+    assert text != generator.sdk_models(DOCUMENT)
+    assert '    #: It is new.\n    brand_new: NotRequired[Literal["a", "b"] | None]\n' in text

@@ -1,5 +1,5 @@
 """``ginrummy-bots``: the bot workers — the processes that play the searching bots' turns (the master's)
-and find the master's hints, off the web requests. See :mod:`ginrummy.app.bot_turns` for why and
+and find the master's hints, off the web requests. See :mod:`ginrummy.app.playing.bot_turns` for why and
 :mod:`ginrummy.store.bot_jobs` for the queue.
 
 Each process takes one job at a time from the queue's consumer group, plays it, acknowledges it, and
@@ -31,7 +31,7 @@ from collections import Counter
 from types import FrameType
 
 from ginrummy.app import Services, connect
-from ginrummy.app.archiving import Drainer
+from ginrummy.app.archive import Drainer
 from ginrummy.app.config import Config, ConfigError
 from ginrummy.store import StoreUnavailable
 from ginrummy.store.bot_jobs import BEAT_EVERY, consumer_name

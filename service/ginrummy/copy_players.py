@@ -16,7 +16,7 @@ import argparse
 import os
 import sys
 
-from ginrummy.app.ratings import ordinal
+from ginrummy.app.players.ratings import ordinal
 from ginrummy.store import make_client
 from ginrummy.store.connection import redact_url
 from ginrummy.store.player_copy import CopyError, CopyReport, copy_players

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from flask.testing import FlaskClient
-from ginrummy.app import ratings
-from ginrummy.app.people_shapes import HouseBot
+from ginrummy.app.players import ratings
+from ginrummy.app.shapes.players import HouseBot
 from ginrummy.bots import list_bots, make_bot
 from ginrummy.http import contract
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from ginrummy.app import reading
+from ginrummy.app.playing import reading
 from ginrummy.bot_worker import Worker
 from ginrummy.store.bot_jobs import ALIVE, GROUP, JOBS, BotQueue
 from ginrummy.store.embedded import die_with_parent

@@ -14,7 +14,7 @@ import orjson
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from ginrummy.app import ratings
+from ginrummy.app.players import ratings
 from ginrummy.http import create_app
 
 from .gameplay import archived
@@ -385,8 +385,8 @@ def test_a_bot_accounts_profile_has_no_rank_as_the_leaderboard_has_none(client: 
 def test_a_challenge_made_while_a_stream_opens_is_told_once(client: FlaskClient, app: Flask) -> None:
     """The race a loaded machine showed: a challenge published after the stream read where it starts
     (``after``) but before it listed the present came twice — in the present and as its event."""
-    from ginrummy.app.feed import AccountFeed
-    from ginrummy.app.stream import AccountStreams
+    from ginrummy.app.accounts.stream import AccountStreams
+    from ginrummy.app.players.feed import AccountFeed
 
     from .conftest import services_of
 

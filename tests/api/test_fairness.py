@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from ginrummy.app.fairness import verify
+from ginrummy.app.playing.fairness import verify
 
 from .gameplay import Table, play_hand
 

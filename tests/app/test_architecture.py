@@ -1,15 +1,20 @@
 """The layers keep to their rule: the use cases (ginrummy.app) know no HTTP, the engine knows nothing
 but the standard library (tests/engine/test_purity.py), only the store talks to Redis
-(tests/store/test_layering.py), and no module of the service imports another in a circle."""
+(tests/store/test_layering.py), and no module of the service imports another in a circle. Inside the
+application, the contexts depend one way and export their use cases (ginrummy.app's docstring)."""
 
 from __future__ import annotations
 
 import ast
+import importlib
+import typing
 from pathlib import Path
 
 import ginrummy
+import ginrummy.app
 
 PACKAGE = Path(ginrummy.__file__).parent
+APP = PACKAGE / "app"
 HTTP_MODULES = {"flask", "flask_smorest", "flask_cors", "werkzeug", "webargs", "apispec", "gunicorn"}
 
 
@@ -37,18 +42,15 @@ def imports_of(path: Path) -> set[str]:
 
 
 def test_the_application_imports_no_http() -> None:
-    app = sorted((PACKAGE / "app").glob("*.py"))
+    app = sorted(APP.rglob("*.py"))
     assert len(app) > 10, "the scan found too few modules: the path is wrong"
     for path in app:
+        name = path.relative_to(PACKAGE).as_posix()
         names = imports_of(path)
         tops = {name.split(".")[0] for name in names}
-        assert not tops & HTTP_MODULES, (
-            f"app/{path.name} imports {tops & HTTP_MODULES}: the use cases know no HTTP"
-        )
-        assert not any(name.startswith("ginrummy.http") for name in names), (
-            f"app/{path.name} imports the HTTP adapter"
-        )
-        assert "ApiError" not in path.read_text(), f"app/{path.name} speaks of ApiError"
+        assert not tops & HTTP_MODULES, f"{name} imports {tops & HTTP_MODULES}: the use cases know no HTTP"
+        assert not any(name.startswith("ginrummy.http") for name in names), f"{name} imports the HTTP adapter"
+        assert "ApiError" not in path.read_text(), f"{name} speaks of ApiError"
 
 
 def test_the_scan_sees_an_http_import() -> None:
@@ -108,9 +110,102 @@ def test_no_module_of_the_service_is_a_hub() -> None:
 def test_no_function_of_the_application_is_radon_grade_d_or_worse() -> None:
     from radon.complexity import cc_rank, cc_visit
 
-    for path in sorted((PACKAGE / "app").glob("*.py")):
+    for path in sorted(APP.rglob("*.py")):
         for block in cc_visit(path.read_text()):
             assert cc_rank(block.complexity) in "ABC", (
-                f"app/{path.name}: {block.name} has cyclomatic complexity {block.complexity} "
+                f"{path.relative_to(PACKAGE)}: {block.name} has cyclomatic complexity {block.complexity} "
                 f"(grade {cc_rank(block.complexity)})"
             )
+
+
+# The contexts of the application, in the one order their dependencies follow: each imports only those
+# before it. The root's modules and the shapes import none (the root's __init__ wires them all).
+CONTEXTS = ("players", "archive", "playing", "meeting", "accounts")
+ROOT = {"__init__", "calls", "clocks", "config", "encoding", "errors", "metrics", "security"}
+SHARED = "shapes"
+
+
+def app_modules() -> dict[str, Path]:
+    """Every module of the application by its dotted name under ``ginrummy.app`` (``playing.moves``)."""
+    return {".".join(p.relative_to(APP).with_suffix("").parts): p for p in sorted(APP.rglob("*.py"))}
+
+
+def contexts_imported(path: Path) -> set[str]:
+    """The first parts under ``ginrummy.app`` of what ``path`` imports (``playing``, ``config``, …)."""
+    return {
+        name.removeprefix("ginrummy.app.").split(".")[0]
+        for name in imports_of(path)
+        if name.startswith("ginrummy.app.")
+    }
+
+
+def test_every_module_of_the_application_has_a_place() -> None:
+    """A module is one of the root's, a shape, or in a context: a new folder or root module is a decision,
+    written in the lists above and in ginrummy.app's docstring."""
+    for name in app_modules():
+        first = name.split(".")[0]
+        assert (name in ROOT) or first in CONTEXTS or first == SHARED, (
+            f"app/{name.replace('.', '/')}.py is in no context (CONTEXTS, ROOT in this test)"
+        )
+    for context in (*CONTEXTS, SHARED):
+        assert (APP / context / "__init__.py").is_file(), f"app/{context}/ is not a package"
+
+
+def test_the_contexts_depend_one_way() -> None:
+    modules = app_modules()
+    assert len(modules) > 30, "the scan found too few modules: the path is wrong"
+    for name, path in modules.items():
+        first = name.split(".")[0]
+        if name == "__init__":
+            continue  # the composition root: build() wires every context
+        # The root's modules and the shapes are shared by all: they depend on no context.
+        allowed = set(CONTEXTS[: CONTEXTS.index(first) + 1]) if first in CONTEXTS else set()
+        wrong = (contexts_imported(path) & set(CONTEXTS)) - allowed
+        assert not wrong, (
+            f"app/{name.replace('.', '/')}.py imports {sorted(wrong)}: contexts depend one way, {' <- '.join(CONTEXTS)}"
+        )
+
+
+def test_the_scan_sees_the_imports_between_contexts() -> None:
+    """The check above would pass vacuously if it could not see a context importing another."""
+    assert "players" in contexts_imported(APP / "playing" / "seats.py")
+    assert "archive" in contexts_imported(APP / "playing" / "unit_of_work.py")
+    assert "playing" in contexts_imported(APP / "meeting" / "seeks.py")
+
+
+def test_each_context_exports_its_use_cases_and_nothing_else() -> None:
+    """A context's __init__ exports the use-case classes that build() wires into Services (and the
+    Drainer, which the processes start); the other modules of the context are its helpers."""
+    started = {"Drainer"}  # not in Services: the HTTP adapter and the bot workers start one each
+    wired = {
+        hint.__name__
+        for hint in typing.get_type_hints(ginrummy.app.Services).values()
+        if hint.__module__.startswith("ginrummy.app.") and hint.__module__.split(".")[2] in CONTEXTS
+    }
+    assert len(wired) > 10, "the scan found too few use cases: Services is not read"
+    exported = set()
+    for context in CONTEXTS:
+        package = importlib.import_module(f"ginrummy.app.{context}")
+        names = set(package.__all__)
+        for name in names:
+            assert getattr(package, name).__module__.startswith(f"ginrummy.app.{context}."), (
+                f"ginrummy.app.{context} exports {name}, which is not its own"
+            )
+        exported |= names
+    assert wired <= exported, f"use cases no context exports: {sorted(wired - exported)}"
+    assert exported <= wired | started, f"exported but wired nowhere: {sorted(exported - wired - started)}"
+
+
+def test_inside_the_application_no_module_imports_a_context_through_its_init() -> None:
+    """Modules import one another by their own names: a context's __init__ is for build() and the
+    adapter, so that importing one helper never loads a whole context in a circle."""
+    modules = app_modules()
+    for name, path in modules.items():
+        if name == "__init__":
+            continue
+        for imported in imports_of(path):
+            first, _, rest = imported.removeprefix("ginrummy.app.").partition(".")
+            if imported.startswith("ginrummy.app.") and first in (*CONTEXTS, SHARED) and "." not in rest:
+                assert not rest or f"{first}.{rest}" in modules, (
+                    f"app/{name.replace('.', '/')}.py imports {rest} from ginrummy.app.{first}'s __init__"
+                )

@@ -10,11 +10,14 @@ from collections.abc import Iterator
 import orjson
 import pytest
 from ginrummy import bots
-from ginrummy.app import dealing, metrics, ratings, security
-from ginrummy.app.archiving import Archiving, outbox_records
+from ginrummy.app import metrics, security
+from ginrummy.app.archive.writing import Archiving
 from ginrummy.app.config import Config
-from ginrummy.app.metadata import GameMeta, Seat
-from ginrummy.app.render import BOT_VIEW_OMITS
+from ginrummy.app.players import ratings
+from ginrummy.app.playing import dealing
+from ginrummy.app.playing.metadata import MatchMeta, Seat
+from ginrummy.app.playing.recording import outbox_records
+from ginrummy.app.playing.render import BOT_VIEW_OMITS
 from ginrummy.engine import Action, Rules, seat_view
 from ginrummy.store import Database, GameStore
 from ginrummy.store.archive import Archive
@@ -42,7 +45,7 @@ def resigned_match(game_id: str) -> dict[str, str]:
     wrote, together."""
     names = [f"Arc-{uuid.uuid4().hex[:8]}" for _ in range(2)]
     seats = tuple(Seat.human(name, token_digest=security.digest(name), player=name) for name in names)
-    meta = GameMeta(seats=seats, bot_salt="salt", test_seed=1, created_ms=int(time.time() * 1000))
+    meta = MatchMeta(seats=seats, bot_salt="salt", test_seed=1, created_ms=int(time.time() * 1000))
     match, _ = dealing.start(game_id, meta, Rules.from_options("standard"))
     players = [bots.make_bot("simple", 1), bots.make_bot("simple", 2)]
     records: dict[str, str] = {}

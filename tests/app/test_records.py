@@ -8,8 +8,8 @@ from typing import Any
 
 import orjson
 import pytest
-from ginrummy.app.archiving import export
-from ginrummy.app.records import export_line
+from ginrummy.app.archive.reading import export_line
+from ginrummy.app.archive.writing import export
 
 HAND = {"number": 1, "deck": ["7H", "8H"], "actions": [{"seat": 0, "type": "pass"}], "score": None}
 RATED = {"before": None, "after": (27.5, 7.9)}

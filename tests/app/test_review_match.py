@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ginrummy.app.reviews import review_match
+from ginrummy.app.archive.reviews import review_match
 from ginrummy.bots.review import THRESHOLDS, accuracy, judged, verdict
 from ginrummy.engine import Rules
 from ginrummy.engine.replay import positions

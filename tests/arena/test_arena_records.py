@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema_rs
-from ginrummy.app import fairness
-from ginrummy.app.archiving import export
-from ginrummy.app.render import BOT_VIEW_OMITS
+from ginrummy.app.archive.writing import export
+from ginrummy.app.playing import fairness
+from ginrummy.app.playing.render import BOT_VIEW_OMITS
 from ginrummy.arena.cli import main
 from ginrummy.arena.games import HOUSE_VIEW_OMITS
 from ginrummy.engine import Action, Rules, hand_result

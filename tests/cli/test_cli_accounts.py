@@ -105,7 +105,7 @@ def test_an_api_token_is_shown_once_never_listed_and_refused_once_revoked(
     played = gin(ci, live_service, "play", "--bot", "simple", stdin="quit\n", GIN_TOKEN=token)
     assert played.returncode == 5, played.stderr
     with Client(live_service, token=session) as client:  # the game is the account's
-        live = [g["game_id"] for g in client.account_games()]
+        live = [g["game_id"] for g in client.account.games()]
     assert live == re.findall(r"Game (\S+) started", played.stdout)
     manage = gin(ci, live_service, "token", "list", GIN_TOKEN=token)
     assert manage.returncode == 2 and "needs a signed-in session: gin login NAME first" in manage.stderr
@@ -131,7 +131,7 @@ def test_logout_ends_the_session_here_or_everywhere(live_service: str, tmp_path:
     assert out.returncode == 0 and f"Signed out {name} on {live_service}" in out.stdout
     assert json.loads((homes[0] / "gin" / "players.json").read_text())["players"] == {}
     with Client(live_service, token=first, retries=0) as client, pytest.raises(UnknownPlayer):
-        client.account()  # the session saved here is refused from now on
+        client.account.get()  # the session saved here is refused from now on
 
     everywhere = gin(homes[1], live_service, "logout", "--everywhere")
     assert everywhere.returncode == 0
@@ -185,7 +185,7 @@ def test_passwords_come_from_stdin_or_the_terminal_and_are_never_shown(
     with Client(live_service, retries=0) as client:
         for _ in range(10):
             with pytest.raises(BadCredentials):
-                client.sign_in(victim, "not the password")
+                client.account.sign_in(victim, "not the password")
     limited = gin(tmp_path / "third", live_service, "login", victim, stdin="not the password either\n")
     assert limited.returncode == 4 and re.search(r"try again in \d+ s", limited.stderr), limited.stderr
 
@@ -195,7 +195,7 @@ def test_a_name_and_token_player_kept_here_is_claimed_with_a_password(
 ) -> None:
     home = tmp_path / "old"
     with Client(live_service) as client:
-        player = client.create_player(unique("Old"))
+        player = client.players.create(unique("Old"))
     # The file as a gin from before accounts wrote it.
     (home / "gin").mkdir(parents=True, mode=0o700)
     entry = {"name": player.name, "token": player.token}
@@ -215,10 +215,10 @@ def test_a_name_and_token_player_kept_here_is_claimed_with_a_password(
 
 def test_gin_watch_follows_a_game_two_other_clients_play(live_service: str, run_gin) -> None:
     with Client(live_service) as ann_client, Client(live_service) as bob_client:
-        ann = ann_client.create_game(human=True, name="Ann", seed=11)
+        ann = ann_client.games.create(human=True, name="Ann", seed=11)
         watcher: GinProcess = run_gin("watch", ann.game_id)
         watcher.wait_for("Waiting for the second player to join.")
-        bob = bob_client.join_game(str(ann.invitation_code), name="Bob")
+        bob = bob_client.games.join(str(ann.invitation_code), name="Bob")
         watcher.wait_for("Bob joined the game.")
         moves = 0
         while moves < 8:

@@ -187,7 +187,7 @@ def test_ctrl_c_withdraws_a_challenge_and_gin_challenges_cancel_withdraws_one(
         "token"
     ]
     with Client(live_service, token=session) as client:
-        other = client.challenge(names["bob"]).id
+        other = client.challenges.create(names["bob"]).id
     cancelled = gin(homes["ann"], live_service, "challenges", "cancel", other)
     assert cancelled.returncode == 0, cancelled.stderr
     assert cancelled.stdout == f"Challenge {other} to {names['bob']} withdrawn: {names['bob']} is told.\n"
@@ -235,7 +235,7 @@ def test_refusals_are_one_line_messages_with_an_exit_status(live_service: str, t
     # A challenge is its two sides': the challenger may not answer it, nor anyone else see it.
     session = json.loads((ann / "gin" / "players.json").read_text())["players"][live_service]["token"]
     with Client(live_service, token=session) as client:
-        mine = client.challenge(names["bob"]).id
+        mine = client.challenges.create(names["bob"]).id
     own = gin(ann, live_service, "challenges", "accept", mine)
     assert own.returncode == 4 and own.stderr == "gin: only the challenged player may do this.\n"
     stranger = tmp_path / "cy"
@@ -262,10 +262,10 @@ def test_gin_bots_names_whom_to_challenge_and_the_bot_accounts_online(
     name = unique("Robo")
     session = signup(tmp_path / "owner", live_service, name)
     with Client(live_service, token=session) as owner:
-        owner.become_bot()
-        token = owner.create_token("engine", ["bot"])["token"]
+        owner.account.become_bot()
+        token = owner.account.create_token("engine", ["bot"])["token"]
     with Client(live_service, token=token) as bot:
-        bot.account_events()  # its program looks at its stream: online for a minute
+        bot.account.events()  # its program looks at its stream: online for a minute
     listed = gin(tmp_path / "anyone", live_service, "bots")
     assert listed.returncode == 0, listed.stderr
     assert "── Bots (gin play --bot NAME · gin challenge bot-NAME) " in listed.stdout

@@ -134,7 +134,9 @@ def test_moves_are_told_with_the_cards_drawn_as_on_the_table() -> None:
 
 def test_analyze_columns_line_up_in_colour(live_service: str) -> None:
     with Client(live_service) as client:
-        analysis = plain(client.analyze(["th", "td", "ts", "9s", "9d", "2c", "3c", "kd", "qd", "js", "9c"]))
+        analysis = plain(
+            client.service.analyze(["th", "td", "ts", "9s", "9d", "2c", "3c", "kd", "qd", "js", "9c"])
+        )
     out = io.StringIO()
     render_analysis(Screen(color=True, out=out), analysis)
     rows = [

@@ -247,7 +247,7 @@ def test_gin_resign_asks_at_a_terminal_and_wants_the_game_named_without_one(
 
     def still_live(game_id: str) -> bool:
         with Client(live_service) as client:  # a spectator's look
-            return client.game(game_id).view["end_reason"] is None
+            return client.games.get(game_id).view["end_reason"] is None
 
     game_id = left_game()
     # A script (no terminal): the game played last is not ended unless named or --yes.

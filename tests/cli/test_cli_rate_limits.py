@@ -19,8 +19,8 @@ def test_the_client_waits_out_a_rate_limit(redis_url: str, tmp_path: Path) -> No
     process, base = start_service(redis_url, tmp_path, workers=1, extra_env=limits)
     try:
         with Client(base) as client:
-            created = client.create_game(bot="simple")
-            views = [client.game(created.game_id, created.token).view for _ in range(6)]
+            created = client.games.create(bot="simple")
+            views = [client.games.get(created.game_id, created.token).view for _ in range(6)]
         assert all(v["game_id"] == created.game_id for v in views)
         metrics = requests.get(f"{base}/metrics", timeout=10).text
         refused = re.search(r'gin_rate_limited_total\{budget="read"\} (\d+)', metrics)

@@ -42,7 +42,7 @@ def history(live_service: str, home: Path) -> History:
 def match(live_service: str, history: History) -> MatchExport:
     """The played-out match's export, as the SDK reads it."""
     with Client(live_service) as client:
-        return client.export(history.played)
+        return client.archive.export(history.played)
 
 
 def rows(output: str) -> list[str]:
@@ -133,7 +133,7 @@ def test_gin_replay_prints_every_hand_both_hands_dealt_and_the_final_score(
 
     resigned = run_once(["replay", history.resigned[0]], env)
     with Client(live_service) as reader:
-        cut_short = reader.export(history.resigned[0])["hands"]  # the bot's first move, if it dealt
+        cut_short = reader.archive.export(history.resigned[0])["hands"]  # the bot's first move, if it dealt
     assert ("No hand was played to its end." in resigned.stdout) == (not cut_short)
     assert ("the match ended here" in resigned.stdout) == bool(cut_short)
     assert f"{history.name} resigned: simple (bot) wins the match." in resigned.stdout
@@ -144,7 +144,7 @@ def test_gin_replay_refuses_a_game_in_play_and_needs_a_game(
     live_service: str, home: Path, history: History
 ) -> None:
     with Client(live_service) as client:
-        in_play = client.create_game(bot="simple")
+        in_play = client.games.create(bot="simple")
     env = gin_env(home, live_service)
     refused = run_once(["replay", in_play.game_id], env)
     assert refused.returncode == 4 and "is not in the archive" in refused.stderr
@@ -209,7 +209,7 @@ def test_gin_export_that_breaks_off_keeps_the_whole_lines_and_says_how_many(conf
 
 def test_gin_replay_shows_the_moves_of_a_hand_a_resignation_cut_short(live_service: str, home: Path) -> None:
     with Client(live_service) as client:
-        game = client.create_game(bot="simple", seed=5, name="Cutter")
+        game = client.games.create(bot="simple", seed=5, name="Cutter")
         for _ in range(2):
             game.act(next(a for a in game.view["legal_actions"] if a["type"] in ("pass", "draw", "discard")))
         game.resign()

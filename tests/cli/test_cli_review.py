@@ -61,7 +61,7 @@ def reviewed(live_service: str, match: MatchExport, tmp_path_factory: pytest.Tem
 def answer(live_service: str, reviewed: str, match: MatchExport) -> ReviewStatus:
     """The API's review of the match, once gin has had it computed."""
     with Client(live_service) as client:
-        return client.review(match["game_id"])
+        return client.reviews.get(match["game_id"])
 
 
 def better(move: dict[str, Any]) -> str:
@@ -156,7 +156,7 @@ def test_gin_replay_review_at_a_terminal_goes_from_mark_to_mark(
 
 def test_gin_review_of_a_game_not_in_the_archive_says_so(live_service: str, config_home: Path) -> None:
     with Client(live_service) as client:
-        in_play = client.create_game(bot="simple")
+        in_play = client.games.create(bot="simple")
     env = gin_env(config_home, live_service)
     refused = run_once(["review", in_play.game_id], env)
     assert refused.returncode == 4 and refused.stdout == ""
@@ -176,7 +176,7 @@ def test_gin_review_of_a_match_without_a_decision_gives_no_accuracy(
     with Client(live_service) as client:
         # The player to move first (else the bot's first move would be a decision of the hand the
         # resignation cuts short, which the archive keeps): the seeds decide who deals.
-        made = (client.create_game(bot="simple", seed=s) for s in range(1, 40))
+        made = (client.games.create(bot="simple", seed=s) for s in range(1, 40))
         game = next(g for g in made if not g.refresh().get("history"))  # nobody has moved yet
         game.resign()
         archived(client, game.game_id)

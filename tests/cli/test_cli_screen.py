@@ -37,7 +37,7 @@ def _draw(view: dict[str, Any], *, color: bool) -> str:
 def test_every_screen_of_a_game(live_service: str) -> None:
     phases: set[str] = set()
     with Client(live_service) as client:  # the SDK, as gin uses it
-        game = client.create_game(bot="knocker", seed=31, options={"target": 60, "games": 2})
+        game = client.games.create(bot="knocker", seed=31, options={"target": 60, "games": 2})
         view: dict[str, Any] = dict(game.refresh())
         for _ in range(2000):
             phases.add(view["phase"])

@@ -10,7 +10,7 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
-from ginrummy.app.challenges import DECLINE_REASONS as SERVICE_REASONS
+from ginrummy.app.meeting.challenges import DECLINE_REASONS as SERVICE_REASONS
 from ginrummy_client import (
     DECLINE_REASONS,
     AccountEvent,

@@ -19,6 +19,7 @@ from ginrummy.store import (
 )
 from ginrummy.store.account_live import AccountLive
 from ginrummy.store.challenges import ChallengeStore
+from ginrummy.store.game_scripts import ARGS_LUA, COMMIT_LUA, CREATE_LUA, SCRIPT_FIELDS
 from redis.crc import key_slot
 
 
@@ -124,6 +125,35 @@ def test_hand_records_and_idempotency_records_are_written_with_the_commit(
         store.commit(game_id, 2, "c", idempotency=Idempotency("k1", "other"))
     assert caught.value.record == "resp"
     assert store.load(game_id).version == 2  # type: ignore[union-attr]
+
+
+def test_one_commit_writes_each_of_its_parts_to_its_own_key(store: GameStore, game_id: str) -> None:
+    """Events, finished hands, the idempotency record and the outbox travel as named parts of one script
+    call (SCRIPT_FIELDS): each lands where it belongs, whatever the others' counts."""
+    store.create(game_id, "a", ["e0"], outbox={"h:0": "before"})
+    version = store.commit(
+        game_id,
+        1,
+        "b",
+        ["e1", "e2", "e3"],
+        hand_records={1: "one", 2: "two"},
+        idempotency=Idempotency("k", "answer"),
+        outbox={"h:1": "one", "m": "the match"},
+    )
+    assert version == 2
+    assert store.read_events(game_id, None) == [("1-1", "e0"), ("2-1", "e1"), ("2-2", "e2"), ("2-3", "e3")]
+    assert [store.hand_record(game_id, n) for n in (1, 2)] == [None, "two"]  # one hand kept
+    loaded, record = store.load_with_record(game_id, "k")
+    assert loaded is not None and (loaded.version, loaded.doc, record) == (2, "b", "answer")
+    assert store.outbox(game_id) == {"h:0": "before", "h:1": "one", "m": "the match"}
+
+
+def test_the_scripts_read_their_arguments_by_name() -> None:
+    for script in (COMMIT_LUA, CREATE_LUA):
+        body = script.removeprefix(ARGS_LUA)
+        assert "ARGV" not in body, "a script indexes ARGV: read args.<field> instead"
+    used = {name for script in (COMMIT_LUA, CREATE_LUA) for name in SCRIPT_FIELDS if f"args.{name}" in script}
+    assert used == set(SCRIPT_FIELDS), f"fields no script reads: {set(SCRIPT_FIELDS) - used}"
 
 
 def test_only_the_last_finished_hands_are_kept(redis_url: str, game_id: str) -> None:

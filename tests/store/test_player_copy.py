@@ -19,7 +19,7 @@ from typing import Any
 import psycopg
 import pytest
 import redis
-from ginrummy.app.ratings import ordinal
+from ginrummy.app.players.ratings import ordinal
 from ginrummy.http import create_app
 from ginrummy.store import Database, PlayerStore, make_client
 from ginrummy.store.archive import NO_STATE, Archive, GameFilter

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from ginrummy.app.ratings import ordinal
+from ginrummy.app.players.ratings import ordinal
 from ginrummy.store import Database, NameTaken, PlayerStore
 from ginrummy.store.archive import Archive, HandRecord, MatchRecord, Rating, SeatRecord
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from ginrummy.app.ratings import ordinal
+from ginrummy.app.players.ratings import ordinal
 from ginrummy.store.schema import LOCK_KEY, Migration, MigrationError, applied, migrate, migrations
 
 VENV_BIN = Path(sys.executable).parent

@@ -1,7 +1,7 @@
 """The master's review in the replay: a short match played over the API and archived, its replay opened, the
 review asked for with the page's button and waited for (the suite's real bot worker computes it), then its
-marks, popovers and figures compared with what the API says; a phone's tap; and the page's waiting —
-Retry-After honoured, no more requests once the page is left.
+marks, popovers and figures compared with what the API says; a phone's tap; the page's waiting —
+Retry-After honoured, no more requests once the page is left; and what cannot be read, said and tried again.
 
 Like the other browser tests: Debian's chromium through Playwright against the real gunicorn of the suite
 (real Redis and PostgreSQL, GIN_ALLOW_SEED=1) and its bot worker. The replay with its marks, and with a
@@ -353,3 +353,91 @@ def test_while_pending_the_page_honours_retry_after_and_stops_asking_once_left(
     left = len(asked)
     page.wait_for_timeout(4500)
     assert len(asked) == left, "the page went on asking for the review after it was left"
+
+
+def problem_reply(route: Route, status: int, code: str, retry_after: str | None = None) -> None:
+    """Answer a stood-in request with the service's problem+json (and a Retry-After, if given)."""
+    problem = {"type": "about:blank", "title": "Problem", "status": status, "code": code, "detail": code}
+    headers = {"Retry-After": retry_after} if retry_after else {}
+    route.fulfill(
+        status=status,
+        content_type="application/problem+json",
+        headers=headers,
+        body=json.dumps(problem),
+    )
+
+
+def test_what_cannot_be_read_is_said_in_words_and_tried_again(
+    new_context: Callable[..., BrowserContext], live_service: str, match: dict[str, Any]
+) -> None:
+    """The service's answers are stood in for: the match's export fails once (said, tried again from its
+    button), then the review's reading fails (said, tried again), a look while pending does not get through
+    (said, looked at again), and the master fails (said, with a button to ask again)."""
+    game_id = match["game_id"]
+    page = new_context("troubles", viewport=LAPTOP).new_page()
+    exports: list[str] = []
+
+    def export_once_down(route: Route) -> None:
+        exports.append(route.request.method)
+        if len(exports) == 1:
+            problem_reply(route, 503, "archive_unavailable")
+        else:
+            route.continue_()
+
+    pending = {"game_id": game_id, "status": "pending", "review": None}
+    answers: list[Callable[[Route], None]] = [
+        lambda route: problem_reply(route, 500, "internal_error"),  # the first reading
+        lambda route: problem_reply(route, 404, "review_not_found"),  # read again: none asked for
+        lambda route: route.fulfill(  # asked for: pending, look again in 1 s
+            status=202,
+            content_type="application/json",
+            headers={"Retry-After": "1"},
+            body=json.dumps(pending),
+        ),
+    ]
+    trouble_seen = False
+    asked: list[str] = []
+
+    def stand_in(route: Route) -> None:
+        asked.append(route.request.method)
+        if len(asked) <= len(answers):
+            answers[len(asked) - 1](route)
+        elif not trouble_seen:  # the looks fail until the test has read what the page says of it
+            problem_reply(route, 503, "unavailable", retry_after="1")
+        else:  # then the master has failed
+            route.fulfill(
+                status=200,
+                content_type="application/json",
+                body=json.dumps({**pending, "status": "failed"}),
+            )
+
+    page.route(re.compile(r".*/v1/games/[^/]+/export$"), export_once_down)
+    page.route(re.compile(r".*/v1/games/[^/]+/review$"), stand_in)
+    page.goto(f"{play_url(live_service)}#/replay/{game_id}")
+    expect(page.locator("#replay-problem")).to_have_text(
+        "The match cannot be read: The archive of past games cannot be read just now: try again in a moment."
+    )
+    page.click("[data-action=retry]")
+    expect(page.locator("#replay")).to_have_attribute("data-kind", "deal")
+    assert exports == ["GET", "GET"]
+
+    box = page.locator("#review")
+    expect(box).to_have_attribute("data-status", "error")
+    expect(box.locator("#review-problem")).to_have_text(
+        "The review cannot be read: The service has a problem just now: try again in a moment."
+    )
+    box.locator("[data-action=review-retry]").click()
+    expect(box).to_have_attribute("data-status", "none")
+    box.locator("[data-action=review-ask]").click()
+    trouble = box.locator("[data-state=trouble]")
+    expect(trouble).to_have_text(
+        "The last look did not get through (The service has a problem just now: try again in a moment.);"
+        " the page tries again."
+    )
+    expect(box).to_have_attribute("data-status", "pending")
+    trouble_seen = True
+    expect(box).to_have_attribute("data-status", "failed")
+    expect(box).to_contain_text("The master could not review this match.")
+    expect(box.locator("[data-action=review-ask]")).to_have_text("Ask again")
+    expect(page.locator("#replay-said")).to_have_text("The master could not review this match.")
+    assert asked[:4] == ["GET", "GET", "POST", "GET"] and set(asked[3:]) == {"GET"}

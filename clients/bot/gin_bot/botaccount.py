@@ -341,24 +341,21 @@ class AccountBot(Run):
     # --- the stream's news ---------------------------------------------------------------------------
 
     def _on(self, event: AccountEvent) -> None:
-        kind = event.get("type")
-        if kind in ("gameStart", "gameFinish"):
-            game = event.get("game") or {}
-            game_id = game.get("game_id")
-            if game_id:
-                opponent = (game.get("opponent") or {}).get("name")
-                self._start(game_id, f"{'in play' if kind == 'gameStart' else 'over'}, against {opponent}")
+        if event["type"] == "gameStart" or event["type"] == "gameFinish":
+            game = event["game"]
+            now = "in play" if event["type"] == "gameStart" else "over"
+            self._start(game["game_id"], f"{now}, against {game['opponent']['name']}")
             if self._sent_open:
                 self._settle_at = 0.0  # a challenge of ours may have turned into this game
-        elif kind == "challenge":
+        elif event["type"] == "challenge":
             challenge = event["challenge"]
             if self._is_mine(challenge):
                 self._received(challenge)
-        elif kind == "challengeCanceled":
+        elif event["type"] == "challengeCanceled":
             challenge_id = event["challenge"]["id"]
             if self._waiting.pop(challenge_id, None) is not None:
                 log.info("challenge %s: cancelled by the challenger", challenge_id)
-        elif kind == "challengeDeclined":
+        elif event["type"] == "challengeDeclined":
             self._answer(event["challenge"])
 
     def _is_mine(self, challenge: Mapping[str, Any]) -> bool:

@@ -457,9 +457,10 @@ def record_of(played: Played, rating: Mapping[str, Any] | None = None) -> dict[s
     end_reason = view.get("end_reason")
     if result == "aborted" and end_reason != "aborted":
         result = "drawn"
-    stats = (view.get("stats") or [{}, {}])[seat]
+    by_seat = view.get("stats")  # the full view's
+    stats: Mapping[str, Any] = by_seat[seat] if by_seat else {}
     players = view.get("players") or []
-    other = players[1 - seat] if len(players) == 2 else {}
+    other: Mapping[str, Any] = players[1 - seat] if len(players) == 2 else {}
     times = [round(seconds * 1000, 3) for seconds in played.decisions]
     return {
         "game_id": view.get("game_id", played.game.game_id),

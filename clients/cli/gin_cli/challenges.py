@@ -3,7 +3,7 @@ that came to nothing, and the table of ``gin challenges``.
 
 A challenge to a person is answered on the challenger's account stream (``challengeDeclined``, or a
 ``gameStart`` once accepted). Signed in, gin takes the stream's last id *before* sending the challenge
-(:meth:`Client.account_events`, a page of the stream), then long-polls the pages after it: an answer,
+(``client.account.events()``, a page of the stream), then long-polls the pages after it: an answer,
 however quick, comes after that mark, and nothing is polled while nobody answers. After each page it
 reads the challenge (``GET /v1/challenges/{id}``, with the challenge's token): what the page's events
 meant, and also what no event tells the challenger — the challenge expired, or withdrawn from another
@@ -112,8 +112,8 @@ def wait_for_answer(client: Client, challenge: Challenge, mark: str | None) -> C
         if mark is None:
             time.sleep(min(POLL, left))
         else:
-            mark = client.account_events(since=mark, wait=min(EVENT_WAIT, left))["last_id"]
-        info = client.challenge_status(challenge.id, token=challenge.token)
+            mark = client.account.events(since=mark, wait=min(EVENT_WAIT, left))["last_id"]
+        info = client.challenges.get(challenge.id, token=challenge.token)
     return info
 
 

@@ -104,7 +104,7 @@ class AccountCommands:
         elif saved is not None:
             raise UsageError(f"you are logged in as {saved.name} on {self.server}: gin logout first")
         password = read_new_password(f"A password for {name} (10 characters or more): ")
-        session = self.client.sign_up(name, password, claim=claim)
+        session = self.client.account.sign_up(name, password, claim=claim)
         name = self._signed_in(session.name, session.token)
         if claim:
             said = f"{name} now has a password: gin login {name} signs in to it from any machine."
@@ -129,14 +129,14 @@ class AccountCommands:
         if saved is not None:
             self.client.token = saved.token
             try:
-                self.client.account()
+                self.client.account.get()
             except Unauthorized:  # signed out elsewhere, or expired: sign in again
                 self.logins.forget(self.server)
             else:
                 return self._said(saved.name, f"Already signed in as {saved.name} on {self.server}.")
             self.client.token = None
         password = read_password(f"Password for {name} on {self.server}: ")
-        session = self.client.sign_in(name, password)
+        session = self.client.account.sign_in(name, password)
         name = self._signed_in(session.name, session.token)
         said = (
             f"Signed in as {name} on {self.server}: your games count for {name}, and the account's games"
@@ -162,7 +162,7 @@ class AccountCommands:
         self.client.token = saved.token
         which = "all" if everywhere else session_id or "current"
         try:
-            ended = self.client.sign_out(which)
+            ended = self.client.account.sign_out(which)
         except Unauthorized:  # this session had ended already (elsewhere, or expired)
             if which != "current":
                 raise
@@ -181,7 +181,7 @@ class AccountCommands:
         saved = self._session("gin passwd")
         current = read_password(f"Current password of {saved.name}: ")
         new = read_new_password("New password (10 characters or more): ")
-        ended = self.client.change_password(current, new)
+        ended = self.client.account.change_password(current, new)
         if self.out.json_mode:
             self.out.document({"name": saved.name, "server": self.server, "signed_out": ended})
         else:
@@ -198,7 +198,7 @@ class AccountCommands:
         if login is None:
             raise UsageError(f"not logged in on {self.server}: gin login NAME (or gin signup NAME)")
         self.client.token = login.token
-        info: dict[str, Any] = dict(self.client.account())
+        info: dict[str, Any] = dict(self.client.account.get())
         if self.out.json_mode:
             self.out.document({**info, "server": self.server})
             return EXIT_OK
@@ -222,7 +222,7 @@ class AccountCommands:
         return EXIT_OK
 
     def sessions(self) -> int:
-        return self._listing("gin sessions", "sessions", self.client.sessions, render_sessions)
+        return self._listing("gin sessions", "sessions", self.client.account.sessions, render_sessions)
 
     def _listing(
         self,
@@ -250,11 +250,11 @@ class AccountCommands:
             return self._token_create(self.args.description, self.args.scopes)
         if action == "revoke":
             return self._token_revoke(self.args.token_id.strip())
-        return self._listing("gin token list", "tokens", self.client.tokens, render_tokens)
+        return self._listing("gin token list", "tokens", self.client.account.tokens, render_tokens)
 
     def _token_create(self, description: str, scopes: Sequence[str]) -> int:
         self._session("gin token create")
-        made: dict[str, Any] = dict(self.client.create_token(description, scopes or ["play"]))
+        made: dict[str, Any] = dict(self.client.account.create_token(description, scopes or ["play"]))
         if self.out.json_mode:
             self.out.document(made)  # the one time it is shown: what was asked for
             return EXIT_OK
@@ -269,7 +269,7 @@ class AccountCommands:
 
     def _token_revoke(self, token_id: str) -> int:
         self._session("gin token revoke")
-        self.client.revoke_token(token_id)
+        self.client.account.revoke_token(token_id)
         if self.out.json_mode:
             self.out.document({"revoked": token_id})
         else:

@@ -26,8 +26,8 @@ class ChallengeCommands(PlayerCommands):
         rules = {"preset": self.args.rules.strip().lower(), **({"options": options} if options else {})}
         # Signed in, the answer comes on the account stream: its mark, taken before the challenge is
         # sent, so that no answer can come before gin waits for it.
-        mark = self.client.account_events()["last_id"] if self.connection.login is not None else None
-        made = self.client.challenge(
+        mark = self.client.account.events()["last_id"] if self.connection.login is not None else None
+        made = self.client.challenges.create(
             self.args.opponent,
             rules=rules,
             clock=self.args.clock,
@@ -38,7 +38,7 @@ class ChallengeCommands(PlayerCommands):
         if game_id is None:
             return EXIT_NOT_ACCEPTED
         # The challenge's token is the challenger's seat token: saved with the game (gin resume).
-        return self.seats.matched(self.client.game(game_id, made.token), name=self.args.name or "")
+        return self.seats.matched(self.client.games.get(game_id, made.token), name=self.args.name or "")
 
     def _wait_for_answer(self, made: Challenge, mark: str | None) -> str | None:
         """Wait for the answer to a challenge sent to a person; Ctrl-C (or a closed terminal) withdraws
@@ -71,14 +71,14 @@ class ChallengeCommands(PlayerCommands):
         """Cancel a challenge the player no longer waits for, and say so; should it have been accepted
         at that very moment, the game is saved (``gin resume`` plays it)."""
         try:
-            self.client.cancel_challenge(made.id, token=made.token)
+            self.client.challenges.cancel(made.id, token=made.token)
         except ChallengeClosed:
-            info = self.client.challenge_status(made.id, token=made.token)
+            info = self.client.challenges.get(made.id, token=made.token)
             game_id = info.get("game_id")
             if info.get("status") != "accepted" or not game_id:
                 self.screen.error(not_accepted(info))
                 return
-            game = self.client.game(game_id, made.token)
+            game = self.client.games.get(game_id, made.token)
             said = f"{who} accepted the challenge as you left: game {game_id}."
             self.seats.take_seat(game, "matched", said, name=self.args.name or "")
         else:
@@ -88,19 +88,19 @@ class ChallengeCommands(PlayerCommands):
         self.connection.need_login("gin challenges")
         action = self.args.challenge_command
         if action == "accept":
-            return self.seats.matched(self.client.accept_challenge(self.args.challenge_id))
+            return self.seats.matched(self.client.challenges.accept(self.args.challenge_id))
         if action == "decline":
             reason = self.args.reason
-            info = plain(self.client.decline_challenge(self.args.challenge_id, reason))
+            info = plain(self.client.challenges.decline(self.args.challenge_id, reason))
             who = (info.get("challenger") or {}).get("name") or "the challenger"
             said = f"Challenge {info.get('id')} from {who} declined ({reason}): {who} is told."
         elif action == "cancel":
-            info = plain(self.client.cancel_challenge(self.args.challenge_id))
+            info = plain(self.client.challenges.cancel(self.args.challenge_id))
             who = (info.get("opponent") or {}).get("name") or "the opponent"
             said = f"Challenge {info.get('id')} to {who} withdrawn: {who} is told."
         else:
             me = self.connection.my_name() or "?"
-            listing = plain(self.client.challenges())
+            listing = plain(self.client.challenges.list())
             return self.out.present(listing, lambda screen, data: render_challenges(screen, me, data))
         if self.out.json_mode:
             self.out.document(info)

@@ -23,7 +23,7 @@ class PeopleCommands(PlayerCommands):
     service, a game found is played on the player's ``seats``."""
 
     def lobby(self) -> int:
-        seeks, games = plain(self.client.lobby())["seeks"], plain(self.client.live_games())["games"]
+        seeks, games = plain(self.client.lobby.get())["seeks"], plain(self.client.games.live())["games"]
         return self.out.present(
             {"seeks": seeks, "games": games},
             lambda screen, data: render_lobby(screen, data["seeks"], data["games"]),
@@ -31,7 +31,7 @@ class PeopleCommands(PlayerCommands):
 
     def seek(self) -> int:
         self.connection.need_login("gin seek")
-        found = self.client.seek(
+        found = self.client.lobby.seek(
             preset=self.args.rules.strip().lower(),
             options=rule_options(self.args.option),
             rated=self.args.rated,
@@ -72,7 +72,7 @@ class PeopleCommands(PlayerCommands):
 
     def accept(self) -> int:
         self.connection.need_login("gin accept")
-        return self.seats.matched(self.client.accept_seek(self.args.seek_id))
+        return self.seats.matched(self.client.lobby.accept(self.args.seek_id))
 
     def watch(self) -> int:
         # No token: what anyone may see (a seated player's token would show that seat's hand instead).
@@ -90,8 +90,8 @@ class PeopleCommands(PlayerCommands):
         name = self.args.name or self.connection.my_name()
         if not name:
             raise UsageError("gin profile NAME, or gin login NAME first to see your own")
-        return self.out.present(plain(self.client.player(name)), render_profile)
+        return self.out.present(plain(self.client.players.get(name)), render_profile)
 
     def leaderboard(self) -> int:
-        board = self.client.leaderboard(self.args.family.strip().lower(), self.args.limit)
+        board = self.client.players.leaderboard(self.args.family.strip().lower(), self.args.limit)
         return self.out.present(plain(board), render_leaderboard)

@@ -36,7 +36,7 @@ class PlayCommands(PlayerCommands):
         return self._start(bot=None)
 
     def _start(self, *, bot: str | None) -> int:
-        created = self.client.create_game(
+        created = self.client.games.create(
             preset=self.args.rules.strip().lower(),
             options=rule_options(self.args.option),
             bot=bot,
@@ -61,7 +61,7 @@ class PlayCommands(PlayerCommands):
 
     def join(self) -> int:
         game_id, secret = split_invitation(self.args.invitation)
-        joined = self.client.join_game(game_id, secret, name=self.args.name or None)
+        joined = self.client.games.join(game_id, secret, name=self.args.name or None)
         self.seats.take_seat(joined, "joined", f"Joined game {joined.game_id}.", name=self.args.name or "")
         return self.seats.play(joined, fetch=True)
 

@@ -49,7 +49,7 @@ class RecordsCommands(PlayerCommands):
         filters = self._filters()
         # One more than shown tells whether there are more; a page asks for them all at once (≤ 100).
         found = list(
-            itertools.islice(self.client.player_games(name, limit=min(limit + 1, 100), **filters), limit + 1)
+            itertools.islice(self.client.archive.games(name, limit=min(limit + 1, 100), **filters), limit + 1)
         )
         games, more = found[:limit], len(found) > limit
         if self.out.json_mode:
@@ -64,7 +64,7 @@ class RecordsCommands(PlayerCommands):
         if self.args.name:
             raise UsageError("gin games --live lists your own games in play: it takes no NAME")
         self.connection.need_login("gin games --live")
-        games = [dict(game) for game in self.client.account_games()]
+        games = [dict(game) for game in self.client.account.games()]
         if self.out.json_mode:
             self.out.document({"games": games})
         else:
@@ -75,7 +75,7 @@ class RecordsCommands(PlayerCommands):
         name = self._player_name("export")
         limit = self._limit()
         written = 0
-        with contextlib.closing(self.client.export_games(name, **self._filters())) as exports:
+        with contextlib.closing(self.client.archive.export_games(name, **self._filters())) as exports:
             try:
                 for document in itertools.islice(exports, limit):
                     sys.stdout.write(json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n")
@@ -123,7 +123,8 @@ class RecordsCommands(PlayerCommands):
         game_id = self._finished_game_id()
         if game_id is None:
             return EXIT_NOTHING_TO_RESUME
-        export = None if self.out.json_mode else plain(self.client.export(game_id))  # not archived: said here
+        # A match not (yet) archived is refused here, before any wait for its review.
+        export = None if self.out.json_mode else plain(self.client.archive.export(game_id))
         status, code = self._await_review(game_id)
         if self.out.json_mode and status is not None:
             self.out.document(status)
@@ -136,7 +137,7 @@ class RecordsCommands(PlayerCommands):
         game_id = self._finished_game_id()
         if game_id is None:
             return EXIT_NOTHING_TO_RESUME
-        export = plain(self.client.export(game_id))
+        export = plain(self.client.archive.export(game_id))
         status, code = self._await_review(game_id) if self.args.review else (None, EXIT_OK)
         if code == EXIT_INTERRUPTED:
             return code
@@ -167,7 +168,7 @@ class RecordsCommands(PlayerCommands):
             game_id = finished.game_id
             self.connection.follow(finished.server)
         elif not game_id and self.connection.login is not None:  # the account's last game, played anywhere
-            last = next(self.client.player_games(self.connection.my_name() or "", limit=1), None)
+            last = next(self.client.archive.games(self.connection.my_name() or "", limit=1), None)
             game_id = last["game_id"] if last is not None else None
         if not game_id:
             command = self.args.command

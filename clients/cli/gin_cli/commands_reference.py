@@ -30,10 +30,10 @@ class ReferenceCommands:
         self.screen = out.screen
 
     def analyze(self) -> int:
-        return self.out.present(plain(self.client.analyze(list(self.args.cards))), render_analysis)
+        return self.out.present(plain(self.client.service.analyze(list(self.args.cards))), render_analysis)
 
     def rules(self) -> int:
-        rules: Any = self.client.rules()
+        rules: Any = self.client.service.rules()
         if self.out.json_mode:
             self.out.document(rules)
             return EXIT_OK
@@ -65,7 +65,7 @@ class ReferenceCommands:
         return EXIT_OK
 
     def bots(self) -> int:
-        bots: Any = self.client.bots()
+        bots: Any = self.client.service.bots()
         if self.out.json_mode:
             self.out.document(bots)
             return EXIT_OK

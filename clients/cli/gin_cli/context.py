@@ -95,7 +95,7 @@ class Connection:
     def my_name(self) -> str | None:
         """The name of the player logged in (asked of the service for a token from the environment)."""
         if self.login is not None and not self.login.name:
-            self.login = dataclasses.replace(self.login, name=str(self.client.account().get("name", "")))
+            self.login = dataclasses.replace(self.login, name=str(self.client.account.get().get("name", "")))
         return self.login.name if self.login is not None else None
 
     def need_login(self, what: str) -> Login:

@@ -505,7 +505,7 @@ def start_rematch(seat: Game, screen: Screen, opponent: str, *, json_mode: bool)
     except RematchExists as exists:  # both asked at once: it was made by the other
         if exists.game_id is None:
             raise
-        return seat.client.game(exists.game_id, seat.token)
+        return seat.client.games.get(exists.game_id, seat.token)
     except RematchOffered:
         pass  # offered before (gin rematch, again): wait for the answer
     again = seat.rematch_game()

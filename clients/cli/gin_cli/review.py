@@ -292,7 +292,7 @@ def await_review(
     waiting = Waiting(screen, quiet=quiet)
     later = f"gin review {game_id} shows it once done"
     try:
-        status = plain(client.wait_for_review(game_id, max(0.0, wait), sleep=waiting.sleep))
+        status = plain(client.reviews.wait(game_id, max(0.0, wait), sleep=waiting.sleep))
     except ReviewTimeout as pending:
         waiting.finish(f"The master is still reviewing the match ({waiting.seconds()} s).")
         if not quiet:

@@ -121,7 +121,7 @@ class Seats:
         """The account's games in play, newest first (only ``game_id``, when given), as games to resume:
         with no seat token of their own, they are played with the login's."""
         client = self.connection.client
-        for game in client.account_games():
+        for game in client.account.games():
             if game_id not in (None, game["game_id"]):
                 continue
             seat = int(game.get("seat") or 0)
@@ -154,10 +154,10 @@ class Seats:
         fault (ended elsewhere, expired): then that is the error raised, for main to say so."""
         client = self.connection.client
         try:
-            return client.game(game.game_id, self._seat_token(game))
+            return client.games.get(game.game_id, self._seat_token(game))
         except ApiError as exc:
             if not game.token and exc.status in (401, 403):
-                client.account()  # raises when the session itself is refused
+                client.account.get()  # raises when the session itself is refused
             raise
 
     def _seat_token(self, game: SavedGame) -> str:

@@ -14,35 +14,27 @@ It depends on ``requests`` only and imports nothing of the service. Modules: ``t
 :class:`Client`, which gives itself — its Requestor and its token — to a resource client per part of the
 API), ``resource`` (what the resource clients share), the resource clients' modules: ``games``
 (``client.games``), ``people`` (``client.players`` and ``client.lobby``, with a :class:`Player` and a
-:class:`Seek` of the lobby), ``account`` (``client.account``, the accounts' bodies and the resuming
-:class:`AccountStream`), ``challenges`` (``client.challenges``, a :class:`Challenge` sent, the challenges'
-bodies), ``archive`` (``client.archive``: finished matches, a player's games page after page, the NDJSON
+:class:`Seek` of the lobby), ``account`` (``client.account``, and the resuming
+:class:`AccountStream`), ``challenges`` (``client.challenges``, a :class:`Challenge` sent, the helpers of
+its requests), ``archive`` (``client.archive``: finished matches, a player's games page after page, the NDJSON
 export, their filters), ``reviews`` (``client.reviews``: a finished match's review asked for, read,
 waited for), ``service`` (``client.service``: rules, bots, analysis, health); and ``game`` (a
 :class:`Game` as one seat sees it: view, moves, If-Match), ``events`` (the resuming :class:`EventFeed`,
 and what every stream the SDK follows shares), ``bodies`` (the pure helpers of request bodies), ``errors``
-(an exception class per error code), ``models`` (the JSON bodies as TypedDicts). The resource clients'
-classes are reached as the client's attributes (their modules name them: ``ginrummy_client.games.Games``).
+(an exception class per error code: those written by hand in ``api_errors``, every other code's in
+``_codes``), ``models`` (the JSON bodies as TypedDicts, from ``_models``). ``_codes`` and ``_models`` are
+generated from the service's OpenAPI document by clients/generate.py (``make openapi``). The resource
+clients' classes are reached as the client's attributes (their modules name them:
+``ginrummy_client.games.Games``).
 None calls another's private methods; ``client`` imports the resource clients' modules, they import
 ``game``, ``game`` and ``account`` import ``events``, all of them ``transport`` — never back.
 """
 
 from ._version import __version__
-from .account import (
-    AccountEvent,
-    AccountEventGame,
-    AccountEventsPage,
-    AccountGame,
-    AccountInfo,
-    AccountStream,
-    CreatedToken,
-    Session,
-    SessionInfo,
-    TokenInfo,
-)
+from .account import AccountStream, Session
 from .archive import GameFilters
 from .bodies import ClockSpec, parse_invitation, parse_options
-from .challenges import DECLINE_REASONS, Challenge, ChallengeInfo, ChallengeList
+from .challenges import DECLINE_REASONS, Challenge
 from .client import Client
 from .errors import (
     AccountExists,
@@ -121,14 +113,22 @@ from .errors import (
 from .events import EventFeed
 from .game import Game, is_play, listed, your_move
 from .models import (
+    AccountEvent,
+    AccountEventGame,
+    AccountEventsPage,
+    AccountGame,
+    AccountInfo,
     Action,
     Analysis,
     BotAccount,
     BotInfo,
     BotRating,
     BotsInfo,
+    ChallengeInfo,
+    ChallengeList,
     Clock,
     Created,
+    CreatedToken,
     Event,
     EventsPage,
     HandRecord,
@@ -159,7 +159,9 @@ from .models import (
     RulesInfo,
     SeatPlayer,
     SeekInfo,
+    SessionInfo,
     ShownRating,
+    TokenInfo,
     View,
 )
 from .people import Player, Seek

@@ -1,7 +1,7 @@
 """``client.account``: the account of the client's token (``/v1/account``) — signing up, in and out, its
 password, sessions, API tokens and games in play, becoming a bot — with the typed bodies of each, and the
 account stream (:class:`AccountStream`, ``GET /v1/account/stream``): what happens to the account as it
-happens — or, a page at a time, :class:`AccountEventsPage` (the same events, a long poll).
+happens — or, a page at a time, :meth:`Account.events` (the same events, a long poll).
 
 >>> Session("Ann", "gin_s_secret", "12")
 Session(name='Ann', id='12')
@@ -11,13 +11,25 @@ from __future__ import annotations
 
 from collections.abc import Generator, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypedDict, cast
+from typing import Any, cast
 from urllib.parse import quote
 
 from .bodies import given
-from .challenges import ChallengeInfo
 from .events import Following
-from .models import SeatPlayer
+from .models import (
+    AccountEvent,
+    AccountEvents,
+    AccountGame,
+    AccountGames,
+    AccountInfo,
+    SessionCreated,
+    SessionInfo,
+    Sessions,
+    SignedOut,
+    TokenCreated,
+    TokenInfo,
+    Tokens,
+)
 from .resource import Resource, renamed
 from .transport import Requestor
 
@@ -34,98 +46,6 @@ class Session:
     name: str
     token: str = field(repr=False)
     id: str = ""
-
-
-class SessionInfo(TypedDict, total=False):
-    id: str
-    created: float
-    last_used: float
-    expires: float
-    user_agent: str
-    address: str
-    current: bool
-
-
-class TokenInfo(TypedDict, total=False):
-    id: str
-    description: str
-    scopes: list[str]
-    created: float
-    last_used: float | None
-
-
-class CreatedToken(TokenInfo, total=False):
-    token: str
-
-
-class Credential(TypedDict, total=False):
-    kind: str
-    scopes: list[str]
-
-
-class AccountInfo(TypedDict, total=False):
-    name: str
-    created: float | None
-    password: bool
-    bot: bool
-    sessions: int
-    tokens: int
-    credential: Credential
-
-
-class AccountGame(TypedDict, total=False):
-    game_id: str
-    seat: int
-    players: list[SeatPlayer]
-    rated: bool
-    version: int
-    your_move: bool
-    game: str
-
-
-class GameOpponent(TypedDict, total=False):
-    """The other seat of an account's game: its name, its player (None: anonymous), whether a house bot."""
-
-    name: str | None
-    player: str | None
-    bot: bool
-
-
-class AccountEventGame(TypedDict, total=False):
-    """The game of a ``gameStart`` or ``gameFinish``: the account's ``seat`` in it, the ``opponent``,
-    ``rated``, ``rules``, ``game`` (its path); a finish adds ``winner`` (a seat, None: no winner),
-    ``result`` for the account (won, lost, drawn, aborted) and ``end_reason`` (finished, resigned,
-    timeout, abandoned, aborted)."""
-
-    game_id: str
-    seat: int
-    players: list[SeatPlayer]
-    opponent: GameOpponent
-    rated: bool
-    rules: dict[str, Any]
-    game: str
-    winner: int | None
-    result: str
-    end_reason: str
-
-
-class AccountEvent(TypedDict, total=False):
-    """A line of the account stream: ``type`` is ``gameStart`` or ``gameFinish`` (with ``game``),
-    ``challenge`` (received or sent), ``challengeCanceled`` or ``challengeDeclined`` (with
-    ``challenge``); ``id`` resumes the stream after it."""
-
-    id: str
-    type: str
-    game: AccountEventGame
-    challenge: ChallengeInfo
-
-
-class AccountEventsPage(TypedDict):
-    """The account stream as one page (``Accept: application/json``): its ``events`` and ``last_id``, the
-    id the next page or stream goes on from (``since=``) — also when there were no events."""
-
-    events: list[AccountEvent]
-    last_id: str
 
 
 PRESENT = frozenset({"gameStart", "challenge"})
@@ -188,7 +108,7 @@ class Account(Resource):
         reply = self.requestor.request(
             "POST", "/v1/account", json={"name": name, "password": password}, token=token, secrets=[password]
         )
-        return self._signed_in(cast(dict[str, str], reply.data))
+        return self._signed_in(cast(SessionCreated, reply.data))
 
     def sign_in(self, name: str, password: str) -> Session:
         """A new session of the account: this client's token becomes the session's
@@ -196,9 +116,9 @@ class Account(Resource):
         reply = self.requestor.request(
             "POST", "/v1/account/sessions", json={"name": name, "password": password}, secrets=[password]
         )
-        return self._signed_in(cast(dict[str, str], reply.data))
+        return self._signed_in(cast(SessionCreated, reply.data))
 
-    def _signed_in(self, data: dict[str, str]) -> Session:
+    def _signed_in(self, data: SessionCreated) -> Session:
         self.client.token = data["token"]
         return Session(data["name"], data["token"], str(data.get("session", "")))
 
@@ -209,7 +129,7 @@ class Account(Resource):
         reply = self.requestor.request("DELETE", path, token=self.token)
         if session_id in ("current", "all"):
             self.client.token = None
-        return int(cast(dict[str, int], reply.data)["signed_out"])
+        return cast(SignedOut, reply.data)["signed_out"]
 
     def change_password(self, current: str, new: str) -> int:
         """A new password (the current one is needed); the other sessions end: how many did."""
@@ -220,23 +140,23 @@ class Account(Resource):
             token=self.token,
             secrets=[current, new],
         )
-        return int(cast(dict[str, int], reply.data)["signed_out"])
+        return cast(SignedOut, reply.data)["signed_out"]
 
     def sessions(self) -> list[SessionInfo]:
         """The account's sessions, newest first (needs a session token)."""
         reply = self.requestor.request("GET", SESSIONS, token=self.token)
-        return cast(list[SessionInfo], cast(dict[str, Any], reply.data)["sessions"])
+        return cast(Sessions, reply.data)["sessions"]
 
-    def create_token(self, description: str, scopes: Iterable[str] = ("play",)) -> CreatedToken:
+    def create_token(self, description: str, scopes: Iterable[str] = ("play",)) -> TokenCreated:
         """A personal API token (``token``, shown once) with ``scopes``: play, bot, read."""
         body = {"description": description, "scopes": list(scopes)}
         reply = self.requestor.request("POST", TOKENS, json=body, token=self.token)
-        return cast(CreatedToken, reply.data)
+        return cast(TokenCreated, reply.data)
 
     def tokens(self) -> list[TokenInfo]:
         """The account's API tokens (never the tokens themselves)."""
         reply = self.requestor.request("GET", TOKENS, token=self.token)
-        return cast(list[TokenInfo], cast(dict[str, Any], reply.data)["tokens"])
+        return cast(Tokens, reply.data)["tokens"]
 
     def revoke_token(self, token_id: str) -> None:
         """Revoke an API token: refused from its next request on (:class:`TokenNotFound`)."""
@@ -259,7 +179,7 @@ class Account(Resource):
         drops or the store is away, until you ``break`` or ``close()`` it (from any thread)."""
         return AccountStream(self.requestor, token=self.token, since=since, wait=wait)
 
-    def events(self, since: str | None = None, wait: float = 0.0) -> AccountEventsPage:
+    def events(self, since: str | None = None, wait: float = 0.0) -> AccountEvents:
         """The account stream's events as one page — a long poll, for a caller that would rather not
         hold a stream open or read it on a thread: what came after the id ``since``, the service holding
         the request up to ``wait`` seconds (at most its ``GIN_MAX_WAIT``) while nothing has; afresh
@@ -274,14 +194,14 @@ class Account(Resource):
             params=given(since=since, wait=wait or None),
             timeout=wait + self.requestor.timeout,
         )
-        return cast(AccountEventsPage, reply.data)
+        return cast(AccountEvents, reply.data)
 
     def games(self) -> list[AccountGame]:
         """The account's games in play, newest first; play one from here with ``client.games.get()``."""
         reply = self.requestor.request(
             "GET", "/v1/account/games", params={"status": "live"}, token=self.token
         )
-        return cast(list[AccountGame], cast(dict[str, Any], reply.data)["games"])
+        return cast(AccountGames, reply.data)["games"]
 
     def __call__(self) -> AccountInfo:
         """The old ``client.account()``, for one release: :meth:`get`."""

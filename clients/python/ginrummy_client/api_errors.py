@@ -6,9 +6,9 @@ members of their own. Every other code's class is generated from the OpenAPI doc
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from .models import Action, Problem
+from .models import Action, Problem, ValidationMessages
 
 __all__ = [
     "ApiError",
@@ -115,7 +115,7 @@ class ValidationError(ApiError):
     codes = ("validation_error",)
 
     @property
-    def errors(self) -> dict[str, Any]:
+    def errors(self) -> ValidationMessages:
         """Per location and field, as the service reports a body that does not match its schema."""
         errors = self.problem.get("errors")
         return errors if isinstance(errors, dict) else {}

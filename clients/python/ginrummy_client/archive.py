@@ -19,7 +19,7 @@ from typing import Any, TypedDict, Unpack, cast
 
 from .errors import ConnectionFailed, error_from_problem
 from .game import game_path
-from .models import MatchExport, PlayerGame, PlayerGamesPage, Problem, RatingHistory
+from .models import ArchivedMatch, PlayerGame, PlayerGames, Problem, RatingHistory
 from .people import player_path
 from .resource import Resource
 from .transport import NDJSON, NETWORK_ERRORS, Requestor, describe, ndjson_objects
@@ -100,7 +100,7 @@ def read_pages(
     cursor: str | None = None
     while True:
         params = {**query, "cursor": cursor} if cursor is not None else dict(query)
-        page = cast(PlayerGamesPage, requestor.request("GET", path, params=params, token=token).data)
+        page = cast(PlayerGames, requestor.request("GET", path, params=params, token=token).data)
         yield from page["games"]
         cursor = page.get("next")
         if not cursor:
@@ -109,7 +109,7 @@ def read_pages(
 
 def read_exports(
     requestor: Requestor, path: str, query: Mapping[str, Any], token: str | None = None
-) -> Generator[MatchExport, None, None]:
+) -> Generator[ArchivedMatch, None, None]:
     """The export documents of the NDJSON answer at ``path``, one a line, as they arrive. The stream's
     last line may be an error (the service's database failed after the answer began): raised as the
     :class:`ApiError` of its code (:class:`ArchiveUnavailable`); a connection that breaks on the way is
@@ -130,7 +130,7 @@ def read_exports(
                 problem = cast(Problem, item)
                 raise error_from_problem(int(problem.get("status") or 503), problem)
             count += 1
-            yield cast(MatchExport, item)
+            yield cast(ArchivedMatch, item)
     except NETWORK_ERRORS as error:
         reason = describe(error)
         raise ConnectionFailed(
@@ -143,12 +143,12 @@ def read_exports(
 class Archive(Resource):
     """Finished matches, kept by the service forever (docs/api.md, *The past: the archive*)."""
 
-    def export(self, game_id: str) -> MatchExport:
+    def export(self, game_id: str) -> ArchivedMatch:
         """A finished match in one document (``ginrummy.match``, version 1): players, rules, result,
         statistics, rating changes and every hand with its deal, moves, scoring and shuffle proof.
         :class:`NotArchived` while it is being played (or for a moment after its end, its record on its
         way to the archive)."""
-        return cast(MatchExport, self.requestor.request("GET", game_path(game_id, "export")).data)
+        return cast(ArchivedMatch, self.requestor.request("GET", game_path(game_id, "export")).data)
 
     def games(self, name: str, *, limit: int = 50, **filters: Unpack[GameFilters]) -> Iterator[PlayerGame]:
         """A player's finished games, newest first, that pass the ``filters`` (``since``, ``until``,
@@ -164,7 +164,7 @@ class Archive(Resource):
         query = {**games_query(**filters), "limit": limit}
         return read_pages(self.requestor, player_path(name, "games"), query, self.token)
 
-    def export_games(self, name: str, **filters: Unpack[GameFilters]) -> Generator[MatchExport, None, None]:
+    def export_games(self, name: str, **filters: Unpack[GameFilters]) -> Generator[ArchivedMatch, None, None]:
         """Every finished game of a player that passes the ``filters`` (as :meth:`games`), newest first,
         each as the whole export document (:meth:`export`), streamed: the service sends one document a
         line, and only the line being read is held here, however many games there are.

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypedDict, cast
+from typing import Any, cast
 from urllib.parse import quote
 
 from .bodies import ClockSpec, clock_body, given
 from .game import Game, seated
+from .models import ChallengeCreated, ChallengeInfo, ChallengeList
 from .resource import Resource, renamed
 
 DECLINE_REASONS = (
@@ -43,45 +44,6 @@ RulesSpec = str | Mapping[str, Any]
 """Rules as a challenge takes them: a preset's name, or ``{"preset": …, "options": {…}}``."""
 
 
-class Challenger(TypedDict, total=False):
-    """Who challenges: its name at the table, and its player (None: an anonymous challenger)."""
-
-    name: str
-    player: str | None
-
-
-class Challenged(TypedDict, total=False):
-    """Who is challenged: a player, a bot account's or a house bot's (``bot``)."""
-
-    name: str
-    player: str
-    bot: bool
-
-
-class ChallengeInfo(TypedDict, total=False):
-    """A challenge as its two sides see it. ``status``: open, accepted (``game_id`` is its game),
-    declined (``decline_reason``), canceled or expired; ``rules`` ``{"preset", "options"?}``, ``clock``
-    ``{"preset", "per_move", "bank", "increment"}`` (the preset as asked, or None, and its numbers in
-    seconds; None: no clock), ``created``/``expires`` (unix seconds), ``url`` its path."""
-
-    id: str
-    status: str
-    challenger: Challenger
-    opponent: Challenged
-    rules: dict[str, Any]
-    clock: dict[str, Any] | None
-    rated: bool
-    created: float
-    expires: float
-    game_id: str | None
-    decline_reason: str | None
-    url: str
-
-
-ChallengeList = TypedDict("ChallengeList", {"in": list[ChallengeInfo], "out": list[ChallengeInfo]})
-"""``GET /v1/challenges``: the caller's open challenges, received (``in``) and sent (``out``)."""
-
-
 @dataclass(frozen=True)
 class Challenge:
     """A challenge made with :meth:`Challenges.create`: its ``id``, ``status`` and ``game_id`` (once
@@ -99,7 +61,7 @@ class Challenge:
     @classmethod
     def made(cls, info: ChallengeInfo, token: str) -> Challenge:
         """The challenge of the service's answer to ``POST /v1/challenges``."""
-        return cls(info["id"], info.get("status", "open"), info.get("game_id"), info, token)
+        return cls(info["id"], info["status"], info["game_id"], info, token)
 
 
 def challenge_path(challenge_id: str, *rest: str) -> str:
@@ -149,8 +111,8 @@ class Challenges(Resource):
         reply = self.requestor.request(
             "POST", "/v1/challenges", token=self.token, json=body, idempotent=False
         )
-        data = cast(dict[str, Any], reply.data)
-        return Challenge.made(cast(ChallengeInfo, data["challenge"]), data["token"])
+        created = cast(ChallengeCreated, reply.data)
+        return Challenge.made(created["challenge"], created["token"])
 
     def list(self) -> ChallengeList:
         """The account's open challenges: received (``["in"]``) and sent (``["out"]``)."""

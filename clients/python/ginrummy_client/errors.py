@@ -42,7 +42,7 @@ from .api_errors import (
     Unauthorized,
     ValidationError,
 )
-from .models import Problem, ReviewStatus
+from .models import Problem, Review
 
 
 class ConnectionFailed(GinClientError):
@@ -57,11 +57,11 @@ class ConnectionFailed(GinClientError):
 
 
 class ReviewTimeout(GinClientError, TimeoutError):
-    """A review was still being computed when :meth:`~ginrummy_client.Client.wait_for_review` stopped
-    waiting for it. It goes on in the service: read it later (:meth:`~ginrummy_client.Client.review`).
-    ``status`` is the last answer read (``pending``), ``waited`` the seconds waited."""
+    """A review was still being computed when ``client.reviews.wait()`` stopped waiting for it. It goes on
+    in the service: read it later (``client.reviews.get()``). ``status`` is the last answer read
+    (``pending``), ``waited`` the seconds waited."""
 
-    def __init__(self, game_id: str, waited: float, status: ReviewStatus) -> None:
+    def __init__(self, game_id: str, waited: float, status: Review) -> None:
         super().__init__(
             f"the review of {game_id} was still being computed after {waited:.0f} s"
             " (it goes on in the service: read it again later)"

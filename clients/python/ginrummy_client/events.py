@@ -20,7 +20,7 @@ from typing import Any, TypeVar, cast
 import requests
 
 from .errors import ConnectionFailed, error_from_problem
-from .models import Event, EventsPage, Problem
+from .models import Event, EventsPage, OpponentGone, Problem, StreamError
 from .transport import NDJSON, NETWORK_ERRORS, Requestor, backoff, describe, ndjson_objects
 
 T = TypeVar("T")
@@ -163,7 +163,7 @@ class Following(Iterator[T]):
                         return
                     if item.get("type") == "error":
                         failures += 1
-                        delay = self._error_line(cast(Problem, item), failures)
+                        delay = self._error_line(cast(StreamError, item), failures)
                         break
                     yield item
                     if self._closed.is_set():
@@ -188,12 +188,12 @@ class Following(Iterator[T]):
             if delay:
                 self._closed.wait(delay)
 
-    def _error_line(self, problem: Problem, failures: int) -> float:
-        """An error line ending a stream: seconds to wait before reconnecting, or raise it."""
+    def _error_line(self, line: StreamError, failures: int) -> float:
+        """An error line ending a stream: seconds to wait before reconnecting, or raise it (as the
+        :class:`ApiError` of its code: the line is the problem's code and detail)."""
         requestor = self._requestor
-        wait = problem.get("retry_after")
-        status = problem.get("status") or (503 if wait is not None else 500)
-        error = error_from_problem(status, problem, retry_after=wait)
+        wait = line.get("retry_after")
+        error = error_from_problem(503 if wait is not None else 500, cast(Problem, line), retry_after=wait)
         if wait is None or wait > requestor.max_retry_wait or failures > requestor.retries:
             raise error
         return float(wait)
@@ -230,7 +230,7 @@ class EventFeed(Following[Event]):
     ) -> None:
         self.cursor = after
         self.truncated = False
-        self.opponent_gone: dict[str, Any] | None = None
+        self.opponent_gone: OpponentGone | None = None
         self.until = until
         self.stream = stream
         self._received = received
@@ -269,14 +269,14 @@ class EventFeed(Following[Event]):
             page = read_page(self._requestor, self._path, self._token, after, wait=wait)
             if page["truncated"]:
                 self.truncated = True
-            self.opponent_gone = cast(dict[str, Any] | None, page.get("opponent_gone"))
+            self.opponent_gone = page.get("opponent_gone")
             yield from self._deliver(page["events"])
             after = page["cursor"] or after  # where the service says to go on from
 
     def _stream(self) -> Generator[Event, None, None]:
         for item in self._lines():
             if item.get("type") == "opponentGone":  # a status line (no id), not one of the game's events
-                self.opponent_gone = item
+                self.opponent_gone = cast(OpponentGone, item)
                 continue
             if "id" not in item:  # keep-alives, and status lines of later versions of the service
                 continue

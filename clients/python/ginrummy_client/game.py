@@ -29,7 +29,7 @@ from urllib.parse import quote
 
 from .errors import StaleVersion
 from .events import EventFeed, read_page
-from .models import Action, Created, Event, EventsPage, HandRecord, Hint, Layoff, MoveResult, View
+from .models import Action, CreatedGame, Event, EventsPage, FinishedHand, Hint, LayoffItem, Moved, View
 from .transport import Reply
 
 if TYPE_CHECKING:
@@ -101,7 +101,7 @@ class Game:
     """One game through the eyes of ``seat`` (its ``token`` acts for it), or of a spectator (no token).
 
     Made by ``client.games.create()``, ``.join()`` and ``.get()``, and by a challenge or a seek accepted.
-    ``view`` is the last view seen (empty until one is read) and ``version`` its version; ``invitation`` is
+    ``view`` is the last view seen (read when none was yet) and ``version`` its version; ``invitation`` is
     set for the creator of a game against a human; ``cursor`` is the id of the newest event this object
     has received (moves, pages, feeds: pass it as ``after`` to read what came since); ``last_events`` are
     the events of its last change (create, join, move). ``refresh_on_stale``: the default of :meth:`act`'s
@@ -124,7 +124,7 @@ class Game:
         self.token = token
         self.seat = seat
         self.invitation = invitation
-        self.view: View = view if view is not None else {}
+        self._view = view  # the last view seen; None: none yet
         self.cursor: str | None = None
         self._seen: set[str] = set()  # the ids of every event received, to know a replay by
         self.last_events: list[Event] = list(events)
@@ -138,20 +138,26 @@ class Game:
     # --- what it saw ---------------------------------------------------------------------------------
 
     @property
+    def view(self) -> View:
+        """The last view seen: the answer to the last change, or :meth:`refresh`'s (read now when this
+        object has seen none yet)."""
+        return self._view if self._view is not None else self.refresh()
+
+    @property
     def version(self) -> int | None:
-        """The version of the last view seen (what the next move is sent on top of)."""
-        return self.view.get("version")
+        """The version of the last view seen (what the next move is sent on top of); None before one."""
+        return self._view["version"] if self._view is not None else None
 
     @property
     def phase(self) -> str | None:
         """The phase of the last view seen: draw, discard, …, hand_over, game_over, match_over."""
-        return self.view.get("phase")
+        return self._view["phase"] if self._view is not None else None
 
     @property
     def legal_actions(self) -> list[Action]:
         """What this seat may do now, in the last view seen: post any of them with :meth:`act`. It lists
         resign and abort whenever they are allowed, and rematch after the match: see :attr:`your_move`."""
-        return list(self.view.get("legal_actions") or [])
+        return list(self._view["legal_actions"]) if self._view is not None else []
 
     @property
     def play_actions(self) -> list[Action]:
@@ -162,13 +168,12 @@ class Game:
     def your_move(self) -> bool:
         """Whether this seat has a move of the play to make now, in the last view seen (while False,
         the opponent is to move, or the opponent has not joined, or the match is over)."""
-        return your_move(self.view)
+        return self._view is not None and your_move(self._view)
 
     @property
     def match_over(self) -> bool:
         """Whether the match is over, in the last view seen (played out, resigned, lost on time…)."""
-        scores = self.view.get("scores")
-        return self.phase == "match_over" or bool(scores and scores.get("match_over"))
+        return self._view is not None and (self.phase == "match_over" or self._view["scores"]["match_over"])
 
     @property
     def invitation_code(self) -> str | None:
@@ -195,16 +200,17 @@ class Game:
         """Read the seat's full view again (with ``history`` and ``stats``) and keep it as :attr:`view`.
         When the view kept is already a full view, ``If-None-Match`` spares re-sending an unchanged one."""
         headers = {}
-        if "history" in self.view and self.version is not None:
-            headers["If-None-Match"] = f'"{self.version}"'
+        if self._view is not None and "history" in self._view:
+            headers["If-None-Match"] = f'"{self._view["version"]}"'
         reply = self.client.requestor.request("GET", self._path(), token=self.token, headers=headers)
-        if reply.status != 304:
-            self.view = cast(View, reply.data)
-        return self.view
+        if reply.status == 304 and self._view is not None:
+            return self._view
+        self._view = cast(View, reply.data)
+        return self._view
 
     # --- moves ---------------------------------------------------------------------------------------
 
-    def act(self, action: Mapping[str, Any], *, refresh_on_stale: bool | None = None) -> MoveResult:
+    def act(self, action: Mapping[str, Any], *, refresh_on_stale: bool | None = None) -> Moved:
         """Play ``action`` (an element of :attr:`legal_actions`) on top of the last view seen.
 
         Returns the new version, the events of the move (with the bot's replies) and the new view, which
@@ -215,21 +221,19 @@ class Game:
         retried with the same Idempotency-Key, so the move is applied at most once."""
         return self._change("actions", dict(action), refresh_on_stale)
 
-    def draw(self, source: str = "stock") -> MoveResult:
+    def draw(self, source: str = "stock") -> Moved:
         """Draw from the ``"stock"`` or the ``"discard"`` pile (during the upcard offer: take it)."""
         return self.act({"type": "draw", "source": source})
 
-    def pass_(self) -> MoveResult:
+    def pass_(self) -> Moved:
         """Refuse the upcard (or the fiftieth card)."""
         return self.act({"type": "pass"})
 
-    def discard(self, card: CardLike) -> MoveResult:
+    def discard(self, card: CardLike) -> Moved:
         """Discard ``card``."""
         return self.act({"type": "discard", "card": card})
 
-    def knock(
-        self, discard: CardLike | None, melds: Iterable[Iterable[CardLike]] | None = None
-    ) -> MoveResult:
+    def knock(self, discard: CardLike | None, melds: Iterable[Iterable[CardLike]] | None = None) -> Moved:
         """Knock discarding ``discard`` face down (None: big gin), with the arrangement ``melds``
         (default: one with the least deadwood). Gin is a knock with no deadwood."""
         action: dict[str, Any] = {"type": "knock", "discard": discard}
@@ -242,8 +246,8 @@ class Game:
         *,
         best: bool | None = None,
         melds: Iterable[Iterable[CardLike]] | None = None,
-        layoffs: Iterable[Layoff] | None = None,
-    ) -> MoveResult:
+        layoffs: Iterable[LayoffItem] | None = None,
+    ) -> Moved:
         """As the defender, lay down and lay off: the best way (the default, or ``best=True``), or
         ``melds`` with ``layoffs`` (``{"card", "meld": index of the knocker's meld}``) chosen."""
         if melds is None and layoffs is None:
@@ -259,31 +263,31 @@ class Game:
         }
         return self.act(action)
 
-    def deal(self) -> MoveResult:
+    def deal(self) -> Moved:
         """Deal the next hand (between hands; either human seat may)."""
         return self.act({"type": "deal"})
 
-    def undo(self) -> MoveResult:
+    def undo(self) -> Moved:
         """Take back this seat's last move of the live hand (games against a bot only)."""
         return self._change("undo", None, None)
 
     # --- ending the match, and after it --------------------------------------------------------------
 
-    def resign(self) -> MoveResult:
+    def resign(self) -> Moved:
         """Resign: the opponent wins the match (at any time while it is live, whoever's turn it is)."""
         return self._change("resign", None, None)
 
-    def abort(self) -> MoveResult:
+    def abort(self) -> Moved:
         """Abort the match before the first card of its first hand is drawn: no result, no rating."""
         return self._change("abort", None, None)
 
-    def claim_victory(self) -> MoveResult:
+    def claim_victory(self) -> Moved:
         """Win the match because the opponent's time is up, or (without a clock) it has not moved for the
         service's ``GIN_ABANDON_AFTER`` seconds. :class:`TooEarly` (``seconds_left``) before that;
         :class:`NothingToClaim` when it is not the opponent's move."""
         return self._change("claim-victory", None, None, if_match=False)
 
-    def rematch(self) -> MoveResult:
+    def rematch(self) -> Moved:
         """Once the match is over: offer a rematch, or accept the opponent's offer (a bot accepts at once).
         When accepted, :meth:`rematch_game` is the new game, played with this same seat token.
 
@@ -301,10 +305,10 @@ class Game:
         """The rematch of this match for this seat, once accepted (from the last view or events seen):
         a :class:`Game` with the same token and seat and the new ``game_id``, its view read. None while
         it is not (yet) accepted: :meth:`wait_rematch` waits for it."""
-        rematch = self.view.get("rematch")
-        game_id = rematch.get("game_id") if rematch else None
+        rematch = self._view.get("rematch") if self._view is not None else None
+        game_id = rematch["game_id"] if rematch else None
         if game_id is None:
-            accepted = [e.get("game_id") for e in self.last_events if e.get("type") == "rematch"]
+            accepted = [event["game_id"] for event in self.last_events if event["type"] == "rematch"]
             game_id = accepted[-1] if accepted else None
         if game_id is None:
             return None
@@ -337,7 +341,7 @@ class Game:
         refresh_on_stale: bool | None,
         *,
         if_match: bool = True,
-    ) -> MoveResult:
+    ) -> Moved:
         headers = {}
         if if_match:
             if self.version is None:
@@ -351,8 +355,8 @@ class Game:
             if self.refresh_on_stale if refresh_on_stale is None else refresh_on_stale:
                 self.refresh()
             raise
-        result = cast(MoveResult, reply.data)
-        self.view = result["view"]
+        result = cast(Moved, reply.data)
+        self._view = result["view"]
         self.last_events = list(result["events"])
         self._received(self.last_events)
         return result
@@ -364,12 +368,12 @@ class Game:
         reply = self.client.requestor.request("GET", self._path("hint"), token=self.token)
         return cast(Hint, reply.data)
 
-    def hand(self, number: int) -> HandRecord:
+    def hand(self, number: int) -> FinishedHand:
         """Finished hand ``number`` revealed: the deal, the deck and its shuffle proof, every action and
         the scoring — every hand played to its end, also after the match (the service's archive keeps them
         all); :class:`NotFound` for a hand still being played or never finished."""
         reply = self.client.requestor.request("GET", self._path("hands", str(number)), token=self.token)
-        return cast(HandRecord, reply.data)
+        return cast(FinishedHand, reply.data)
 
     def events_page(self, after: str | None = None, *, wait: float = 0.0) -> EventsPage:
         """One JSON page of the events this seat may see after the cursor ``after`` (None: from the oldest
@@ -411,7 +415,7 @@ class Game:
 def seated(client: Client, reply: Reply) -> Game:
     """The seat of the service's answer that made or joined a game (create, join, a challenge or a seek
     accepted): a :class:`Game` with its token, seat, view and events."""
-    created = cast(Created, reply.data)
+    created = cast(CreatedGame, reply.data)
     return Game(
         client,
         created["game_id"],

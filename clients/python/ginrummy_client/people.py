@@ -20,8 +20,16 @@ from urllib.parse import quote
 
 from .bodies import ClockSpec, clock_body, given, rules_of
 from .game import Game, seated
-from .models import Leaderboard, Profile, SeekInfo
-from .models import Lobby as LobbyInfo
+from .models import (
+    Leaderboard,
+    LobbySeeks,
+    OpenSeek,
+    PlayerCreated,
+    Profile,
+    SeekCancelled,
+    SeekStatus,
+    SeekWaiting,
+)
 from .resource import Resource, renamed
 
 if TYPE_CHECKING:
@@ -61,12 +69,13 @@ def seek_path(seek_id: str, *rest: str) -> str:
 class Seek:
     """A seek of the caller, waiting in the lobby (made by :meth:`Lobby.seek` when no compatible seek
     was open). ``token`` is the seek's secret: it reads and cancels the seek, and becomes the owner's
-    SEAT token in the game once someone takes it. ``info`` is the seek as last read; ``status`` is
-    open, matched or cancelled. Its requests go through its client's :attr:`Client.requestor`."""
+    SEAT token in the game once someone takes it. ``info`` is the seek as last read (after
+    :meth:`cancel`, the answer to it: ``id`` and ``status``); ``status`` is open, matched or cancelled.
+    Its requests go through its client's :attr:`Client.requestor`."""
 
-    def __init__(self, client: Client, info: SeekInfo, token: str) -> None:
+    def __init__(self, client: Client, info: OpenSeek | SeekStatus, token: str) -> None:
         self.client = client
-        self.info = info
+        self.info: OpenSeek | SeekStatus | SeekCancelled = info
         self.token = token
 
     def __repr__(self) -> str:
@@ -78,9 +87,9 @@ class Seek:
 
     @property
     def status(self) -> str:
-        return self.info.get("status", "open")
+        return self.info["status"]
 
-    def refresh(self, wait: float = 0.0) -> SeekInfo:
+    def refresh(self, wait: float = 0.0) -> SeekStatus:
         """Read the seek again; with ``wait``, the service holds the request up to that many seconds
         (at most ``GIN_MAX_WAIT``) for it to be matched."""
         reply = self.client.requestor.request(
@@ -90,8 +99,9 @@ class Seek:
             params={"wait": wait},
             timeout=wait + self.client.timeout,
         )
-        self.info = cast(SeekInfo, reply.data)
-        return self.info
+        info = cast(SeekStatus, reply.data)
+        self.info = info
+        return info
 
     def wait(self, timeout: float | None = None) -> Game | None:
         """Wait until an opponent takes the seek: the game, in which the owner is seat 0 and plays with
@@ -115,12 +125,13 @@ class Seek:
         """The game of the seek, if it was matched (read now, without waiting)."""
         return self.wait(timeout=0.0)
 
-    def cancel(self) -> SeekInfo:
+    def cancel(self) -> SeekCancelled:
         """Withdraw the seek. :class:`SeekTaken` when an opponent took it first: the game has started,
         :meth:`game` gives it."""
         reply = self.client.requestor.request("DELETE", seek_path(self.id), token=self.token)
-        self.info = {**self.info, **cast(SeekInfo, reply.data)}
-        return self.info
+        cancelled = cast(SeekCancelled, reply.data)
+        self.info = cancelled
+        return cancelled
 
 
 class Players(Resource):
@@ -131,7 +142,7 @@ class Players(Resource):
         are the bots', :class:`NameReserved`). Its token is shown this once: keep it, and give it to a
         client (``Client(server, token=player.token)``) to play as that player."""
         reply = self.requestor.request("POST", "/v1/players", json={"name": name})
-        data = cast(dict[str, str], reply.data)
+        data = cast(PlayerCreated, reply.data)
         return Player(data["name"], data["token"])
 
     def get(self, name: str) -> Profile:
@@ -148,9 +159,9 @@ class Players(Resource):
 class Lobby(Resource):
     """The lobby (``/v1/lobby``, ``/v1/seeks``): quick matching, and open seeks taken."""
 
-    def get(self) -> LobbyInfo:
+    def get(self) -> LobbySeeks:
         """The open seeks, oldest first; take one with :meth:`accept`."""
-        return cast(LobbyInfo, self.requestor.request("GET", "/v1/lobby").data)
+        return cast(LobbySeeks, self.requestor.request("GET", "/v1/lobby").data)
 
     def seek(
         self,
@@ -178,8 +189,8 @@ class Lobby(Resource):
         reply = self.requestor.request("POST", "/v1/seeks", token=self.token, json=body, idempotent=False)
         if reply.status == 201:
             return seated(self.client, reply)
-        waiting = cast(dict[str, Any], reply.data)
-        return Seek(self.client, cast(SeekInfo, waiting["seek"]), waiting["token"])
+        waiting = cast(SeekWaiting, reply.data)
+        return Seek(self.client, waiting["seek"], waiting["token"])
 
     def accept(self, seek_id: str) -> Game:
         """Take a seek of the lobby (the client's token must be a player's): the game starts, the caller
@@ -190,7 +201,7 @@ class Lobby(Resource):
         )
         return seated(self.client, reply)
 
-    def __call__(self) -> LobbyInfo:
+    def __call__(self) -> LobbySeeks:
         """The old ``client.lobby()``, for one release: :meth:`get`."""
         renamed("client.lobby()", "client.lobby.get()")
         return self.get()

@@ -19,7 +19,7 @@ from typing import cast
 
 from .errors import ReviewNotFound, ReviewTimeout
 from .game import game_path
-from .models import ReviewStatus
+from .models import Review
 from .resource import Resource
 from .transport import Reply, Requestor, retry_after
 
@@ -49,17 +49,17 @@ def poll_delay(attempt: int, asked: float | None) -> float:
     return min(LONGEST_PAUSE, FIRST_PAUSE * float(2**attempt))
 
 
-def status_of(reply: Reply) -> tuple[ReviewStatus, float | None]:
+def status_of(reply: Reply) -> tuple[Review, float | None]:
     """A review's answer and the ``Retry-After`` it came with."""
-    return cast(ReviewStatus, reply.data), retry_after(reply.headers.get("Retry-After"))
+    return cast(Review, reply.data), retry_after(reply.headers.get("Retry-After"))
 
 
-def request_review(requestor: Requestor, game_id: str) -> tuple[ReviewStatus, float | None]:
+def request_review(requestor: Requestor, game_id: str) -> tuple[Review, float | None]:
     """Ask for the review of a finished match (nothing new is computed when it is pending or done)."""
     return status_of(requestor.request("POST", review_path(game_id)))
 
 
-def read_review(requestor: Requestor, game_id: str) -> tuple[ReviewStatus, float | None]:
+def read_review(requestor: Requestor, game_id: str) -> tuple[Review, float | None]:
     """The review of a finished match as it stands (:class:`ReviewNotFound` when none was asked for)."""
     return status_of(requestor.request("GET", review_path(game_id)))
 
@@ -69,7 +69,7 @@ def wait_for_review(
     game_id: str,
     timeout: float | None,
     sleep: Callable[[float], None] = time.sleep,
-) -> ReviewStatus:
+) -> Review:
     """The review of a finished match once it is ``done`` or has ``failed``: read, asked for when there is
     none (or a failed one: asked again, once), then read again after each pause (:func:`poll_delay`) —
     the last one cut short at the deadline — until it is. :class:`ReviewTimeout` when it is still pending
@@ -100,14 +100,14 @@ class Reviews(Resource):
     """The master's reviews of finished matches: every decision of each seat judged from what that seat
     knew."""
 
-    def request(self, game_id: str) -> ReviewStatus:
+    def request(self, game_id: str) -> Review:
         """Ask for the review of a finished match and return where it stands: ``pending`` while a bot
         worker of the service computes it (read it with :meth:`get`, or wait with :meth:`wait`), ``done``
         with the ``review`` when it was there already (asking again costs nothing), ``failed`` never (a
         failed one is asked for anew). :class:`NotArchived` for a match not (yet) in the archive."""
         return request_review(self.requestor, game_id)[0]
 
-    def get(self, game_id: str) -> ReviewStatus:
+    def get(self, game_id: str) -> Review:
         """The review of a finished match as it stands: ``pending``, ``done`` (with ``review``: seats'
         accuracy and counts, the judged moves) or ``failed`` (ask again). :class:`ReviewNotFound` when
         none was asked for, :class:`NotArchived` for a match not (yet) in the archive."""
@@ -119,7 +119,7 @@ class Reviews(Resource):
         timeout: float | None = 300.0,
         *,
         sleep: Callable[[float], None] = time.sleep,
-    ) -> ReviewStatus:
+    ) -> Review:
         """The review of a finished match once it is ``done`` (or has ``failed``), asked for when there is
         none yet, then read again as the service's ``Retry-After`` says, else after pauses from 0.5 s
         doubling to 3 s. :class:`ReviewTimeout` when it is still pending after ``timeout`` seconds (None:

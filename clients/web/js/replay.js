@@ -118,7 +118,176 @@ export function endedHere(record, doc, names) {
   return record.ended === "aborted" || !(seat === 0 || seat === 1) ? `the match ended here: ${words}` : `the match ended here: ${names[seat]} ${words}`;
 }
 
-// --- drawing a step: from the frame and the match's record alone ---------------------------------------------
+// --- drawing: from plain data and callbacks, never the controller --------------------------------------------
+// Each function takes what it draws and `on`, the callbacks of what the person may do: step(index of a frame),
+// previous(), next(), show(the cards shown: "0", "1", "spectator" or "review"), askReview(), readReview(), retry().
+
+/** The first step of a hand (its deal), or the end's when there is no such hand. */
+function handStart(frames, hand) {
+  const index = frames.findIndex((f) => f.hand === hand);
+  return index < 0 ? frames.length - 1 : index;
+}
+
+/** Whether the seat's cards are face up at this step, as the cards shown (`show`) show them. */
+function faceUp(frame, seat, show) {
+  return show === "review" || show === String(seat) || frame.kind === "result" || frame.laidDown?.[seat];
+}
+
+/** A move as the chosen view saw it: a stock draw's card only for the drawer (or in a review). */
+function seenAction(action, show) {
+  if (action.type === "draw" && action.source !== "discard" && !faceUp({ kind: "move" }, action.seat, show)) {
+    const { card: _hidden, ...seen } = action;
+    return seen;
+  }
+  return action;
+}
+
+/** "Hand 2 of 5 · move 7 of 31", or "The end of the match". */
+function stepWhere(frame, records) {
+  const moves = (records[frame.hand]?.actions || []).length;
+  return frame.kind === "end" ? "The end of the match"
+    : `Hand ${frame.hand + 1} of ${records.length} · ${frame.kind === "deal" ? "the deal" : frame.kind === "result" ? "the result" : `move ${frame.step} of ${moves}`}`;
+}
+
+/** The match could not be read: why (`text`), and a button to try again. */
+function problemPanel(text, { retry }) {
+  return [
+    h("p", { class: "panel", id: "replay-problem", role: "alert" }, text),
+    h("div", { class: "buttons" }, h("button", { type: "button", class: "btn", "data-action": "retry", onclick: () => retry() }, "Try again")),
+  ];
+}
+
+/** The page around the steps, drawn once: the match's facts, the step buttons, the cards shown (`show`),
+ * the hands' chips, the stage and the side panel (each step draws them), the keys and a link back to the
+ * list of games (`games`: {href, label} or null). */
+function replayPage(doc, names, { frames, show, games }, on) {
+  const result = doc.result || {};
+  const rules = doc.rules || {};
+  const records = doc.hands || [];
+  const facts = [
+    doc.family || "casual rules",
+    doc.rated ? "rated" : "unrated",
+    rules.target ? `game to ${rules.target}` : null,
+    `finished ${when(doc.finished_at)}`,
+    `${records.length} hand${records.length === 1 ? "" : "s"}`,
+  ].filter(Boolean);
+  const winner = result.match_winner ?? result.winner;
+  const outcome = result.end_reason === "aborted" ? "aborted" : typeof winner === "number" ? `${names[winner]} won` : "no winner";
+  const choice = h("select", { id: "replay-show", "aria-describedby": "replay-show-note", onchange: (event) => on.show(event.currentTarget.value) },
+    [0, 1].map((seat) => h("option", { value: String(seat), selected: show === String(seat) }, `As ${names[seat]} saw them`)),
+    h("option", { value: "spectator", selected: show === "spectator" }, "As a spectator saw them"),
+    h("option", { value: "review", selected: show === "review" }, "Both hands face up (review)"));
+  const last = frames.length - 1;
+  const button = (label, action, onclick, keys) => h("button", { type: "button", class: "btn", "data-action": action, "aria-keyshortcuts": keys, title: `${label} (${keys})`, onclick }, label);
+  const controls = h("div", { class: "replay-controls", role: "group", "aria-label": "Step through the match" },
+    button("« First", "replay-first", () => on.step(0), "Home"),
+    button("‹ Previous", "replay-prev", () => on.previous(), "ArrowLeft"),
+    button("Next ›", "replay-next", () => on.next(), "ArrowRight"),
+    button("Last »", "replay-last", () => on.step(last), "End"));
+  const handsNav = h("nav", { class: "replay-hands", "aria-label": "Hands" },
+    h("ul", {}, records.map((record, i) => h("li", {}, h("button", { type: "button", class: "chip-btn", "data-hand": i + 1, onclick: () => on.step(handStart(frames, i)) }, `Hand ${record.number ?? i + 1}`))),
+      h("li", {}, h("button", { type: "button", class: "chip-btn", "data-hand": "end", onclick: () => on.step(last) }, "The end"))));
+  return [
+    h("p", { class: "lead replay-facts" }, `${facts.join(" · ")} · ${outcome}${result.end_reason && result.end_reason !== "finished" ? ` (${result.end_reason})` : ""}`),
+    h("section", { id: "replay", class: "replay", "aria-label": "Replay" },
+      h("div", { class: "replay-bar" },
+        controls,
+        h("p", { id: "replay-position", class: "replay-position", "aria-live": "off" }),
+        h("label", { class: "replay-show" }, "Cards shown ", choice)),
+      h("p", { id: "replay-show-note", class: "note replay-show-note" }),
+      // What a screen reader hears at each step: one region that stays (the table is drawn anew).
+      h("p", { id: "replay-said", class: "visually-hidden", "aria-live": "polite" }),
+      handsNav,
+      h("div", { class: "board" }, h("div", { class: "replay-stage" }), h("aside", { class: "side replay-side", "aria-label": "The hand's moves and the score" }))),
+    h("p", { class: "note" },
+      // Keys only where there is a keyboard (hidden on a phone and on touch screens: style.css).
+      h("span", { class: "keys-note" }, "Keys: ← → a move, ↑ ↓ a hand, Home and End the first and last step. "),
+      games ? h("a", { href: games.href }, games.label) : null),
+  ];
+}
+
+/** The page's bar at a step (frame `at` of `frames`): the step in #replay's data, where it is (`where`), the
+ * buttons that lead nowhere from there, the current hand's chip, what the cards shown (`show`) show. */
+function paintStep(body, { frames, at, show, names, where }) {
+  const frame = frames[at];
+  const replay = body.querySelector("#replay");
+  replay.dataset.frame = String(at);
+  replay.dataset.kind = frame.kind;
+  replay.dataset.hand = String(frame.hand + 1);
+  replay.dataset.step = String(frame.step);
+  replay.dataset.show = show;
+  body.querySelector("#replay-position").textContent = where;
+  const last = frames.length - 1;
+  for (const [action, disabled] of [["replay-first", at === 0], ["replay-prev", at === 0], ["replay-next", at === last], ["replay-last", at === last]]) {
+    body.querySelector(`[data-action=${action}]`).setAttribute("aria-disabled", String(disabled));
+  }
+  for (const chip of body.querySelectorAll(".replay-hands [data-hand]")) {
+    const current = chip.dataset.hand === (frame.kind === "end" ? "end" : String(frame.hand + 1));
+    chip.setAttribute("aria-current", current ? "true" : "false");
+  }
+  body.querySelector("#replay-show-note").textContent = show === "review"
+    ? "Review: both hands are face up all along (the match is over)."
+    : show === "spectator"
+      ? "As a spectator saw them: the hands stay face down (but the cards taken from the pile) until the hand is over."
+      : `As ${names[Number(show)]} saw them: ${names[1 - Number(show)]}'s hand stays face down (but the cards taken from the pile) until the hand is over.`;
+}
+
+/** Tell a screen reader the step: where it is, then the move and the master's verdict on it, if any (the
+ * elements of `selectors`, their cards as words: "7 of hearts"), in the replay's live region. */
+function say(body, selectors, where) {
+  const said = selectors.map((selector) => {
+    const copy = body.querySelector(selector)?.cloneNode(true);
+    if (!copy) return "";
+    for (const card of copy.querySelectorAll("[data-card]")) card.replaceWith(cardName(card.dataset.card));
+    return copy.textContent.replace(/\s+/g, " ").trim();
+  }).filter(Boolean);
+  if (said.length) body.querySelector("#replay-said").textContent = `${where}. ${said.join(" ")}`;
+}
+
+// --- a step of a hand: from its frame, its record and `step` -------------------------------------------------
+// A step of a hand takes `step`: {doc (the export), names, show (the cards shown), frames, standings (the
+// score around each hand), marks ({judged, samples, tip}: the review's judged moves, its deals, the popover)}.
+
+/** The table at a step of a hand (the seats, the stock and the pile, the move, the master's verdict on it),
+ * then the hand's result or the score before it. */
+function handStep(frame, record, { doc, names, show, frames, standings, marks }) {
+  const bottom = show === "1" ? 1 : 0;
+  const nextSeat = frame.kind === "result" ? null : (record.actions || [])[frame.step]?.seat;
+  const drawn = frame.action?.type === "draw" ? frame.action.card : null;
+  const seat = (s) => seatRow(frame, s, { names, up: faceUp(frame, s, show), dealer: record.dealer, nextSeat, drawn });
+  const felt = add(h("section", { id: "replay-table", class: "felt replay-table", "aria-label": "The table" }),
+    seat(1 - bottom),
+    centre(frame),
+    h("p", { id: "replay-move", class: "prompt" }, caption(frame, record, { doc, names, show })),
+    frame.kind === "move" ? callout(frame, { frames, names, marks }) : null,
+    seat(bottom));
+  const standing = standings[frame.hand] || [];
+  if (frame.kind === "result" && !record.result && record.ended) {
+    return [felt, h("section", { id: "replay-result", class: "result", "data-ended": record.ended, "aria-label": `Hand ${frame.hand + 1}: the match ended` },
+      h("h2", {}, `Hand ${record.number ?? frame.hand + 1}: ${endedHere(record, doc, names)}`),
+      scoreLine(standing, "after", names, doc.rules))];
+  }
+  if (frame.kind === "result") {
+    const result = record.result || {};
+    const panel = h("section", { id: "replay-result", class: "result", "aria-label": `Hand ${frame.hand + 1} result` },
+      h("h2", {}, `Hand ${record.number ?? frame.hand + 1}: ${handHeading(result, names)}`));
+    return [felt, add(panel, handDetails(result, names), scoreLine(standing, "after", names, doc.rules))];
+  }
+  return [felt, scoreLine(standing, "before", names, doc.rules)];
+}
+
+/** What the step shows, in words: the deal, the move (as the cards shown saw it) or how the hand ended. */
+function caption(frame, record, { doc, names, show }) {
+  if (frame.kind === "deal") {
+    const dealer = record.dealer === 0 || record.dealer === 1 ? `${names[record.dealer]} dealt` : "The deal";
+    return withCards([`${dealer}: 10 cards each; the upcard is `, record.upcard || "?", record.knock_limit ? ` · knock at ≤ ${record.knock_limit}` : " · gin only", record.spades_double ? " · spades double" : ""]);
+  }
+  if (frame.kind === "result" && !record.result && record.ended) return `Hand ${record.number ?? frame.hand + 1}: ${endedHere(record, doc, names)}.`;
+  if (frame.kind === "result") return `Hand ${record.number ?? frame.hand + 1} is over: ${handHeading(record.result || {}, names)}.`;
+  const moves = (record.actions || []).length;
+  return withCards([`Move ${frame.step} of ${moves}: `, ...describeMove(seenAction(frame.action, show), names, record)]);
+}
+
 /** A seat's cards at a step: face up (`up`) or down but for the cards it took from the pile; `dealer` and
  * `nextSeat` its chips, `drawn` the card the step's draw brought. */
 function seatRow(frame, seat, { names, up, dealer, nextSeat, drawn }) {
@@ -167,6 +336,32 @@ function scoreLine(standing, which, names, rules) {
     rules?.target ? ` (game to ${rules.target})` : "");
 }
 
+/** The side panel of a hand's step (below the review's box): the hand's moves so far, each a button to its
+ * step and with its mark, then every hand of the match. */
+function handSide(frame, record, { doc, names, show, frames, standings, marks }, on) {
+  const actions = record.actions || [];
+  const played = frame.kind === "result" ? actions.length : frame.step;
+  const list = h("ol", { class: "log", id: "replay-moves", "aria-label": `Moves of hand ${frame.hand + 1}` });
+  actions.slice(0, played).forEach((action, i) => {
+    const step = i + 1;
+    const index = frames.findIndex((f) => f.hand === frame.hand && f.step === step);
+    const marked = markedMove(marks.judged, frame.hand, i);
+    list.append(h("li", { "aria-current": step === frame.step && frame.kind === "move" ? "step" : null, "data-index": i, "data-verdict": marked?.verdict },
+      h("div", { class: "move-row" },
+        h("button", { type: "button", class: "step", "data-step": step, onclick: () => on.step(index) },
+          withCards(describeMove(seenAction(action, show), names, record))),
+        marked ? markButton(marked, markContext(marked, frames, names, marks)) : null)));
+  });
+  if (played < actions.length) {
+    const more = actions.length - played;
+    list.append(h("li", { class: "later" }, `${more} more move${more === 1 ? "" : "s"} to come`));
+  }
+  return [
+    h("section", { class: "moves" }, h("h3", {}, `Hand ${record.number ?? frame.hand + 1}: moves`), played ? list : h("p", { class: "note" }, `The deal: ${actions.length} moves to come.`)),
+    handsTable(doc, standings, names),
+  ];
+}
+
 /** Every hand of the match (`doc`, the export): how it ended, its points and the score after it. */
 function handsTable(doc, standings, names) {
   const rows = (doc.hands || []).map((record, i) => {
@@ -190,7 +385,128 @@ function handsTable(doc, standings, names) {
       : h("p", { class: "note" }, "No hand was played to its end."));
 }
 
-/** The replay page. ctx = {api, root, ui, player()}; options = {as (a player's name), hand, move}. */
+/** The end of the match (`doc`, the export): how it ended, the games' score sheets, the ratings' changes and
+ * the players' profiles. */
+function matchEndPanel(doc, names) {
+  const result = doc.result || {};
+  const view = { end_reason: result.end_reason === "finished" ? null : result.end_reason, forfeited_by: result.forfeited_by, scores: result, stats: doc.stats };
+  const panel = h("section", { id: "replay-end", class: "result", "aria-label": "The end of the match" }, matchEnd(view, names));
+  const sheets = (result.games || []).filter((g) => g.over);
+  if (sheets.length) panel.append(gameOverPanel(view, names, sheets));
+  const ratings = (doc.ratings || []).map((change, seat) => (change ? h("li", {}, `${names[seat]}: ${change.before ? change.before.rating : "new"} → ${change.after.rating}${change.after.provisional ? " (provisional)" : ""}`) : null)).filter(Boolean);
+  if (ratings.length) panel.append(h("h3", {}, `Ratings (${doc.family})`), h("ul", { class: "rating-changes" }, ratings));
+  const links = (doc.players || []).filter((p) => p.player).map((p) => h("a", { href: pageHref("players", p.player) }, `${playerLabel(p.player)}'s profile`));
+  if (links.length) panel.append(h("p", { class: "note" }, links.map((link, i) => [i ? " · " : "", link])));
+  return panel;
+}
+
+// --- the master's review -------------------------------------------------------------------------------------
+
+/** The judged move of this hand (0-based) and action index, if it has a verdict (`judged`: by "<hand>:<index>"). */
+function markedMove(judged, hand, index) {
+  const move = judged.get(`${hand + 1}:${index}`);
+  return move && VERDICTS[move.verdict] ? move : null;
+}
+
+/** What a mark says of its move: who played it, the pile's top card before it, the deals it was judged over,
+ * the popover to show it in. */
+function markContext(move, frames, names, { samples, tip }) {
+  const before = frames.find((f) => f.hand === move.hand - 1 && f.step === move.index);
+  const pile = before?.pile || [];
+  return { who: names[move.seat], pileTop: pile[pile.length - 1], samples, tip };
+}
+
+/** The master's verdict, large, on the table when the step shown is a marked move. */
+function callout(frame, { frames, names, marks }) {
+  const move = markedMove(marks.judged, frame.hand, frame.step - 1);
+  return move ? verdictCallout(move, markContext(move, frames, names, marks)) : null;
+}
+
+/** The review's box, empty: kept across the steps (paintReview fills it). */
+function reviewBox() {
+  return h("section", { id: "review", class: "review-box", "aria-labelledby": "review-title", "data-status": "loading" },
+    h("h3", { id: "review-title", tabindex: "-1" }, "The master's review"), h("div", { class: "review-body" }));
+}
+
+/** The review's box as the review stands: `shown` = {status (a ReviewRequest's), review (done), long and
+ * trouble (pending: the wait is long; why the last look failed, in words), problem (error: in words)};
+ * `match` = {names, records, frames, show} for the list of marked moves. */
+function paintReview(box, shown, match, on) {
+  const body = clear(box.querySelector(".review-body"));
+  box.dataset.status = shown.status;
+  const button = (label, action, onclick, primary = false) => h("button", { type: "button", class: `btn ${primary ? "primary" : ""}`.trim(), "data-action": action, onclick }, label);
+  const waiting = (...text) => h("p", { class: "waiting review-waiting" }, h("span", { class: "spinner", "aria-hidden": "true" }), h("span", {}, ...text));
+  switch (shown.status) {
+    case "loading":
+      body.append(h("p", { class: "note" }, "Looking for the master's review…"));
+      break;
+    case "none":
+      body.append(
+        h("p", { class: "note" }, "The master can judge every decision of both players from what each knew then: the points each move gave up, and the better move."),
+        h("div", { class: "buttons" }, button("Ask the master for a review", "review-ask", () => on.askReview(), true)));
+      break;
+    case "asking":
+      body.append(waiting("Asking the master…"));
+      break;
+    case "pending":
+      body.append(waiting("The master is reviewing the match, every decision of both players. It takes a few seconds to a minute; then the marks appear here and on the moves."));
+      if (shown.long) body.append(h("p", { class: "note", "data-state": "long" }, "It is taking longer than usual: the service's bot workers are busy (or none is running). The page keeps asking."));
+      if (shown.trouble) body.append(h("p", { class: "note", "data-state": "trouble" }, `The last look did not get through (${shown.trouble}); the page tries again.`));
+      break;
+    case "done": {
+      const review = shown.review;
+      const marked = (review.moves || []).filter((move) => VERDICTS[move.verdict]);
+      const thresholds = review.thresholds || {};
+      body.append(summaryBlocks(review, match.names),
+        h("p", { class: "note review-legend" }, "Marks on the moves: ",
+          Object.entries(VERDICTS).map(([verdict, v], i) => [i ? ", " : "", verdictSign(verdict), ` ${v.word.toLowerCase()}${thresholds[verdict] ? ` (${thresholds[verdict]}+ points)` : ""}`]),
+          ". Hover, focus or tap a mark for the better move."),
+        marked.length ? markedList(marked, match, on) : h("p", { class: "note" }, "No move is marked: none gave up 2 points or more."));
+      break;
+    }
+    case "failed":
+      body.append(h("p", {}, "The master could not review this match."), h("div", { class: "buttons" }, button("Ask again", "review-ask", () => on.askReview())));
+      break;
+    default:
+      body.append(h("p", { class: "field-error", id: "review-problem" }, `The review cannot be read: ${shown.problem}`),
+        h("div", { class: "buttons" }, button("Try again", "review-retry", () => on.readReview())));
+  }
+}
+
+/** Every marked move of the match, each a button to its step (as the cards shown saw it). */
+function markedList(marked, { names, records, frames, show }, { step }) {
+  const items = marked.map((move) => {
+    const index = frames.findIndex((f) => f.hand === move.hand - 1 && f.step === move.index + 1);
+    const record = records[move.hand - 1];
+    const action = record?.actions?.[move.index];
+    if (index < 0 || !action) return null;
+    return h("li", { "data-verdict": move.verdict },
+      h("button", { type: "button", class: "step", "data-go": index, onclick: () => step(index) },
+        verdictSign(move.verdict), h("span", { class: "visually-hidden" }, `${VERDICTS[move.verdict].word}: `),
+        ` Hand ${record.number ?? move.hand}, move ${move.index + 1}: `, withCards(describeMove(seenAction(action, show), names, record))));
+  });
+  return h("details", { class: "review-marks" }, h("summary", {}, `The marked moves (${marked.length})`), h("ol", { class: "log" }, items));
+}
+
+/** What a screen reader hears when the review's state changes (nothing for the quiet ones). */
+function reviewWords(state, names) {
+  switch (state.status) {
+    case "pending":
+      return state.long || state.trouble ? "" : "The master is reviewing the match.";
+    case "done":
+      return `The master's review is ready: ${(state.review.seats || []).map((s) => `${names[s.seat]} ${Number(s.accuracy).toFixed(1)} % accuracy`).join(", ")}.`;
+    case "failed":
+      return "The master could not review this match.";
+    case "error":
+      return "The review cannot be read.";
+    default:
+      return "";
+  }
+}
+
+/** The replay page. ctx = {api, root, ui, player()}; options = {as (a player's name), hand, move}. It keeps the
+ * match, the step shown, the cards shown and the review's request; the functions below draw them from plain
+ * data, and what the person does comes back through `this.on`. */
 export class ReplayViewer {
   constructor(ctx, gameId, options = {}) {
     this.ctx = ctx;
@@ -205,6 +521,18 @@ export class ReplayViewer {
     this.review = null; // the master's review: a ReviewRequest, once the match is read
     this.judged = new Map(); // its judged moves, by "<hand>:<index>"
     this.tip = null;
+    this.on = {
+      step: (index) => this.go(index),
+      previous: () => this.go(this.at - 1),
+      next: () => this.go(this.at + 1),
+      show: (choice) => {
+        this.show = choice;
+        this.drawStep();
+      },
+      askReview: () => this.review.ask(),
+      readReview: () => this.review.load(),
+      retry: () => this.start(),
+    };
   }
 
   async start() {
@@ -219,7 +547,7 @@ export class ReplayViewer {
       this.doc = await this.ctx.api.exportGame(this.gameId);
     } catch (err) {
       if (this.stopped) return;
-      this.drawProblem(err);
+      this.problem(err);
       return;
     }
     if (this.stopped) return;
@@ -263,7 +591,7 @@ export class ReplayViewer {
     return within >= 0 ? within : first;
   }
 
-  drawProblem(err) {
+  problem(err) {
     let text;
     if (err instanceof ApiError && err.code === "not_archived") {
       text = "This match is not in the archive yet: it is still being played, or it ended a moment ago.";
@@ -272,9 +600,7 @@ export class ReplayViewer {
     } else {
       text = `The match cannot be read: ${this.ctx.ui.explain(err)}`;
     }
-    clear(this.body).append(
-      h("p", { class: "panel", id: "replay-problem", role: "alert" }, text),
-      h("div", { class: "buttons" }, h("button", { type: "button", class: "btn", "data-action": "retry", onclick: () => this.start() }, "Try again")));
+    clear(this.body).append(...problemPanel(text, this.on));
   }
 
   // --- moving -----------------------------------------------------------------------------------------------
@@ -285,19 +611,14 @@ export class ReplayViewer {
     this.drawStep();
   }
 
-  handStart(hand) {
-    const index = this.frames.findIndex((f) => f.hand === hand);
-    return index < 0 ? this.frames.length - 1 : index;
-  }
-
   nextHand() {
-    this.go(this.handStart(this.frames[this.at].hand + 1));
+    this.go(handStart(this.frames, this.frames[this.at].hand + 1));
   }
 
   previousHand() {
     const frame = this.frames[this.at];
-    const start = this.handStart(frame.hand);
-    this.go(this.at > start || frame.kind === "end" ? start : this.handStart(Math.max(0, frame.hand - 1)));
+    const start = handStart(this.frames, frame.hand);
+    this.go(this.at > start || frame.kind === "end" ? start : handStart(this.frames, Math.max(0, frame.hand - 1)));
   }
 
   keydown(event) {
@@ -318,66 +639,22 @@ export class ReplayViewer {
     move();
   }
 
-  // --- drawing ----------------------------------------------------------------------------------------------
+  // --- drawing: the functions below, given what they draw --------------------------------------------------
   draw() {
-    const doc = this.doc;
     const names = this.names;
-    const result = doc.result || {};
-    const rules = doc.rules || {};
-    const title = this.page.querySelector("#page-title");
-    title.textContent = `Replay: ${names[0]} vs ${names[1]}`;
-    const facts = [
-      doc.family || "casual rules",
-      doc.rated ? "rated" : "unrated",
-      rules.target ? `game to ${rules.target}` : null,
-      `finished ${when(doc.finished_at)}`,
-      `${this.records.length} hand${this.records.length === 1 ? "" : "s"}`,
-    ].filter(Boolean);
-    const winner = result.match_winner ?? result.winner;
-    const outcome = result.end_reason === "aborted" ? "aborted" : typeof winner === "number" ? `${names[winner]} won` : "no winner";
-    const show = h("select", { id: "replay-show", "aria-describedby": "replay-show-note", onchange: (event) => {
-      this.show = event.currentTarget.value;
-      this.drawStep();
-    } },
-      [0, 1].map((seat) => h("option", { value: String(seat), selected: this.show === String(seat) }, `As ${names[seat]} saw them`)),
-      h("option", { value: "spectator", selected: this.show === "spectator" }, "As a spectator saw them"),
-      h("option", { value: "review", selected: this.show === "review" }, "Both hands face up (review)"));
-    const button = (label, action, onclick, keys) => h("button", { type: "button", class: "btn", "data-action": action, "aria-keyshortcuts": keys, title: `${label} (${keys})`, onclick }, label);
-    const controls = h("div", { class: "replay-controls", role: "group", "aria-label": "Step through the match" },
-      button("« First", "replay-first", () => this.go(0), "Home"),
-      button("‹ Previous", "replay-prev", () => this.go(this.at - 1), "ArrowLeft"),
-      button("Next ›", "replay-next", () => this.go(this.at + 1), "ArrowRight"),
-      button("Last »", "replay-last", () => this.go(this.frames.length - 1), "End"));
-    const handsNav = h("nav", { class: "replay-hands", "aria-label": "Hands" },
-      h("ul", {}, this.records.map((record, i) => h("li", {}, h("button", { type: "button", class: "chip-btn", "data-hand": i + 1, onclick: () => this.go(this.handStart(i)) }, `Hand ${record.number ?? i + 1}`))),
-        h("li", {}, h("button", { type: "button", class: "chip-btn", "data-hand": "end", onclick: () => this.go(this.frames.length - 1) }, "The end"))));
-    this.stage = h("div", { class: "replay-stage" });
-    this.side = h("aside", { class: "side replay-side", "aria-label": "The hand's moves and the score" });
-    clear(this.body).append(
-      h("p", { class: "lead replay-facts" }, `${facts.join(" · ")} · ${outcome}${result.end_reason && result.end_reason !== "finished" ? ` (${result.end_reason})` : ""}`),
-      h("section", { id: "replay", class: "replay", "aria-label": "Replay" },
-        h("div", { class: "replay-bar" },
-          controls,
-          h("p", { id: "replay-position", class: "replay-position", "aria-live": "off" }),
-          h("label", { class: "replay-show" }, "Cards shown ", show)),
-        h("p", { id: "replay-show-note", class: "note replay-show-note" }),
-        // What a screen reader hears at each step: one region that stays (the table is drawn anew).
-        h("p", { id: "replay-said", class: "visually-hidden", "aria-live": "polite" }),
-        handsNav,
-        h("div", { class: "board" }, this.stage, this.side)),
-      h("p", { class: "note" },
-        // Keys only where there is a keyboard (hidden on a phone and on touch screens: style.css).
-        h("span", { class: "keys-note" }, "Keys: ← → a move, ↑ ↓ a hand, Home and End the first and last step. "),
-        this.gamesLink()));
+    this.page.querySelector("#page-title").textContent = `Replay: ${names[0]} vs ${names[1]}`;
+    clear(this.body).append(...replayPage(this.doc, names, { frames: this.frames, show: this.show, games: this.gamesLink() }, this.on));
+    this.stage = this.body.querySelector(".replay-stage");
+    this.side = this.body.querySelector(".replay-side");
     this.drawStep();
   }
 
-  /** A link back to the list of games the replay was opened from. */
+  /** The list of games the replay was opened from, to link back to: {href, label}, or null. */
   gamesLink() {
     const name = this.reviewedName();
     if (!name) return null;
     const mine = name.toLowerCase() === this.ctx.player()?.name.toLowerCase();
-    return h("a", { href: mine ? pageHref("games") : pageHref("players", name, "games") }, mine ? "My games" : `${playerLabel(name)}'s games`);
+    return mine ? { href: pageHref("games"), label: "My games" } : { href: pageHref("players", name, "games"), label: `${playerLabel(name)}'s games` };
   }
 
   /** Whose games the replay was opened from (else the account's, else the match's first player's). */
@@ -386,57 +663,27 @@ export class ReplayViewer {
     return this.options.as || this.ctx.player()?.name || player || null;
   }
 
-  /** Whether the seat's cards are face up at this step, as the chosen view shows them. */
-  faceUp(frame, seat) {
-    return this.show === "review" || this.show === String(seat) || frame.kind === "result" || frame.laidDown?.[seat];
-  }
-
   drawStep({ announce = true } = {}) {
     const frame = this.frames[this.at];
-    const replay = this.body.querySelector("#replay");
-    replay.dataset.frame = String(this.at);
-    replay.dataset.kind = frame.kind;
-    replay.dataset.hand = String(frame.hand + 1);
-    replay.dataset.step = String(frame.step);
-    replay.dataset.show = this.show;
-    const count = this.records.length;
     const record = this.records[frame.hand];
-    const moves = (record?.actions || []).length;
-    const where = frame.kind === "end" ? "The end of the match"
-      : `Hand ${frame.hand + 1} of ${count} · ${frame.kind === "deal" ? "the deal" : frame.kind === "result" ? "the result" : `move ${frame.step} of ${moves}`}`;
-    this.body.querySelector("#replay-position").textContent = where;
-    for (const [action, disabled] of [["replay-first", this.at === 0], ["replay-prev", this.at === 0], ["replay-next", this.at === this.frames.length - 1], ["replay-last", this.at === this.frames.length - 1]]) {
-      this.body.querySelector(`[data-action=${action}]`).setAttribute("aria-disabled", String(disabled));
-    }
-    for (const chip of this.body.querySelectorAll(".replay-hands [data-hand]")) {
-      const current = chip.dataset.hand === (frame.kind === "end" ? "end" : String(frame.hand + 1));
-      chip.setAttribute("aria-current", current ? "true" : "false");
-    }
     const names = this.names;
-    this.body.querySelector("#replay-show-note").textContent = this.show === "review"
-      ? "Review: both hands are face up all along (the match is over)."
-      : this.show === "spectator"
-        ? "As a spectator saw them: the hands stay face down (but the cards taken from the pile) until the hand is over."
-        : `As ${names[Number(this.show)]} saw them: ${names[1 - Number(this.show)]}'s hand stays face down (but the cards taken from the pile) until the hand is over.`;
+    const where = stepWhere(frame, this.records);
+    paintStep(this.body, { frames: this.frames, at: this.at, show: this.show, names, where });
     // A move of the list had the focus: the list is drawn again, and the focus goes to the current move.
     const inList = this.side.contains(document.activeElement) && (document.activeElement.dataset.step || document.activeElement.dataset.mark);
-    if (frame.kind === "end") this.drawEnd();
-    else this.drawHandStep(frame, record);
-    if (announce) this.say(frame.kind === "end" ? ["#replay-end h2"] : ["#replay-move", "#replay-verdict"], where);
+    this.tip?.hide();
+    if (frame.kind === "end") {
+      clear(this.stage).append(matchEndPanel(this.doc, names));
+      clear(this.side).append(this.reviewBox, handsTable(this.doc, this.standings, names));
+    } else {
+      const step = { doc: this.doc, names, show: this.show, frames: this.frames, standings: this.standings, marks: this.marks() };
+      add(clear(this.stage), handStep(frame, record, step));
+      add(clear(this.side), this.reviewBox, handSide(frame, record, step, this.on));
+      showLatest(this.side.querySelector("#replay-moves")); // the current move (the last played) in sight, the top row whole
+    }
+    if (announce) say(this.body, frame.kind === "end" ? ["#replay-end h2"] : ["#replay-move", "#replay-verdict"], where);
     if (inList) (this.side.querySelector("[aria-current=step] button") || this.body.querySelector("[data-action=replay-next]"))?.focus();
     this.ctx.ui.setAddress?.(this.address(frame));
-  }
-
-  /** Tell a screen reader the step: where it is, then the move and the master's verdict on it, if any (their
-   * cards as words: "7 of hearts"). */
-  say(selectors, where) {
-    const said = selectors.map((selector) => {
-      const copy = this.body.querySelector(selector)?.cloneNode(true);
-      if (!copy) return "";
-      for (const card of copy.querySelectorAll("[data-card]")) card.replaceWith(cardName(card.dataset.card));
-      return copy.textContent.replace(/\s+/g, " ").trim();
-    }).filter(Boolean);
-    if (said.length) this.body.querySelector("#replay-said").textContent = `${where}. ${said.join(" ")}`;
   }
 
   address(frame) {
@@ -447,104 +694,6 @@ export class ReplayViewer {
     return `${pageHref("replay", this.gameId)}?${params}`;
   }
 
-  /** A move as the chosen view saw it: a stock draw's card only for the drawer (or in a review). */
-  seenAction(action, frame) {
-    if (action.type === "draw" && action.source !== "discard" && !this.faceUp({ ...frame, kind: "move", laidDown: [false, false] }, action.seat)) {
-      const { card: _hidden, ...seen } = action;
-      return seen;
-    }
-    return action;
-  }
-
-  drawHandStep(frame, record) {
-    const names = this.names;
-    const stage = clear(this.stage);
-    const bottom = this.show === "1" ? 1 : 0;
-    const felt = h("section", { id: "replay-table", class: "felt replay-table", "aria-label": "The table" });
-    const nextSeat = frame.kind === "result" ? null : (record.actions || [])[frame.step]?.seat;
-    const drawn = frame.action?.type === "draw" ? frame.action.card : null;
-    add(felt,
-      seatRow(frame, 1 - bottom, { names, up: this.faceUp(frame, 1 - bottom), dealer: record.dealer, nextSeat, drawn }),
-      centre(frame),
-      h("p", { id: "replay-move", class: "prompt" }, this.caption(frame, record)),
-      frame.kind === "move" ? this.callout(frame) : null,
-      seatRow(frame, bottom, { names, up: this.faceUp(frame, bottom), dealer: record.dealer, nextSeat, drawn }));
-    stage.append(felt);
-    const standing = this.standings[frame.hand] || [];
-    if (frame.kind === "result" && !record.result && record.ended) {
-      stage.append(h("section", { id: "replay-result", class: "result", "data-ended": record.ended, "aria-label": `Hand ${frame.hand + 1}: the match ended` },
-        h("h2", {}, `Hand ${record.number ?? frame.hand + 1}: ${endedHere(record, this.doc, names)}`),
-        scoreLine(standing, "after", names, this.doc.rules)));
-    } else if (frame.kind === "result") {
-      const result = record.result || {};
-      const panel = h("section", { id: "replay-result", class: "result", "aria-label": `Hand ${frame.hand + 1} result` },
-        h("h2", {}, `Hand ${record.number ?? frame.hand + 1}: ${handHeading(result, names)}`));
-      add(panel, handDetails(result, names), scoreLine(standing, "after", names, this.doc.rules));
-      stage.append(panel);
-    } else {
-      stage.append(scoreLine(standing, "before", names, this.doc.rules));
-    }
-    this.drawSide(frame, record);
-  }
-
-  caption(frame, record) {
-    const names = this.names;
-    if (frame.kind === "deal") {
-      const dealer = record.dealer === 0 || record.dealer === 1 ? `${names[record.dealer]} dealt` : "The deal";
-      return withCards([`${dealer}: 10 cards each; the upcard is `, record.upcard || "?", record.knock_limit ? ` · knock at ≤ ${record.knock_limit}` : " · gin only", record.spades_double ? " · spades double" : ""]);
-    }
-    if (frame.kind === "result" && !record.result && record.ended) return `Hand ${record.number ?? frame.hand + 1}: ${endedHere(record, this.doc, names)}.`;
-    if (frame.kind === "result") return `Hand ${record.number ?? frame.hand + 1} is over: ${handHeading(record.result || {}, names)}.`;
-    const moves = (record.actions || []).length;
-    return withCards([`Move ${frame.step} of ${moves}: `, ...describeMove(this.seenAction(frame.action, frame), names, record)]);
-  }
-
-  drawSide(frame, record) {
-    const side = clear(this.side);
-    const names = this.names;
-    const actions = record.actions || [];
-    const played = frame.kind === "result" ? actions.length : frame.step;
-    const list = h("ol", { class: "log", id: "replay-moves", "aria-label": `Moves of hand ${frame.hand + 1}` });
-    this.tip?.hide();
-    actions.slice(0, played).forEach((action, i) => {
-      const step = i + 1;
-      const index = this.frames.findIndex((f) => f.hand === frame.hand && f.step === step);
-      const marked = this.marked(frame.hand, i);
-      list.append(h("li", { "aria-current": step === frame.step && frame.kind === "move" ? "step" : null, "data-index": i, "data-verdict": marked?.verdict },
-        h("div", { class: "move-row" },
-          h("button", { type: "button", class: "step", "data-step": step, onclick: () => this.go(index) },
-            withCards(describeMove(this.seenAction(action, this.frames[index]), names, record))),
-          marked ? markButton(marked, this.markContext(marked)) : null)));
-    });
-    if (played < actions.length) {
-      const more = actions.length - played;
-      list.append(h("li", { class: "later" }, `${more} more move${more === 1 ? "" : "s"} to come`));
-    }
-    side.append(this.reviewBox);
-    side.append(h("section", { class: "moves" }, h("h3", {}, `Hand ${record.number ?? frame.hand + 1}: moves`), played ? list : h("p", { class: "note" }, `The deal: ${actions.length} moves to come.`)));
-    side.append(handsTable(this.doc, this.standings, names));
-    showLatest(list); // the current move (the last played) in sight, the top row whole
-  }
-
-  drawEnd() {
-    const doc = this.doc;
-    const names = this.names;
-    const result = doc.result || {};
-    const stage = clear(this.stage);
-    const view = { end_reason: result.end_reason === "finished" ? null : result.end_reason, forfeited_by: result.forfeited_by, scores: result, stats: doc.stats };
-    const panel = h("section", { id: "replay-end", class: "result", "aria-label": "The end of the match" }, matchEnd(view, names));
-    const sheets = (result.games || []).filter((g) => g.over);
-    if (sheets.length) panel.append(gameOverPanel(view, names, sheets));
-    const ratings = (doc.ratings || []).map((change, seat) => (change ? h("li", {}, `${names[seat]}: ${change.before ? change.before.rating : "new"} → ${change.after.rating}${change.after.provisional ? " (provisional)" : ""}`) : null)).filter(Boolean);
-    if (ratings.length) panel.append(h("h3", {}, `Ratings (${doc.family})`), h("ul", { class: "rating-changes" }, ratings));
-    const links = (doc.players || []).filter((p) => p.player).map((p) => h("a", { href: pageHref("players", p.player) }, `${playerLabel(p.player)}'s profile`));
-    if (links.length) panel.append(h("p", { class: "note" }, links.map((link, i) => [i ? " · " : "", link])));
-    stage.append(panel);
-    const side = clear(this.side);
-    this.tip?.hide();
-    side.append(this.reviewBox, handsTable(doc, this.standings, names));
-  }
-
   // --- the master's review ------------------------------------------------------------------------------------
   /** The review's box (kept across the steps) and its request: read at once, asked for with its button. */
   startReview() {
@@ -552,9 +701,7 @@ export class ReplayViewer {
     this.tip?.remove();
     this.tip = new ReviewTip();
     this.judged = new Map();
-    this.reviewBody = h("div", { class: "review-body" });
-    this.reviewBox = h("section", { id: "review", class: "review-box", "aria-labelledby": "review-title", "data-status": "loading" },
-      h("h3", { id: "review-title", tabindex: "-1" }, "The master's review"), this.reviewBody);
+    this.reviewBox = reviewBox();
     this.review = new ReviewRequest(this.ctx.api, this.gameId, (state) => this.reviewChanged(state));
     this.review.load();
   }
@@ -563,109 +710,24 @@ export class ReplayViewer {
     if (this.stopped) return;
     const had = this.judged.size > 0;
     this.judged = state.status === "done" ? judgedMoves(state.review) : new Map();
-    const focused = this.reviewBody.contains(document.activeElement);
-    this.drawReview(state);
+    const body = this.reviewBox.querySelector(".review-body");
+    const focused = body.contains(document.activeElement);
+    const explain = (err) => this.ctx.ui.explain(err);
+    const shown = { status: state.status, review: state.review, long: state.long, trouble: state.trouble && explain(state.trouble), problem: state.status === "error" ? explain(state.error) : null };
+    paintReview(this.reviewBox, shown, { names: this.names, records: this.records, frames: this.frames, show: this.show }, this.on);
     // The button pressed is gone: the focus goes to the new one to press, else to the box's heading.
-    const next = ["none", "failed", "error"].includes(state.status) ? this.reviewBody.querySelector("button") : null;
+    const next = ["none", "failed", "error"].includes(state.status) ? body.querySelector("button") : null;
     if (focused) (next || this.reviewBox.querySelector("#review-title")).focus();
     if (state.status === "done" || had) this.drawStep({ announce: false }); // the marks on the moves, the table
     // Said in the replay's own live region (the box is taken out and put back at each step).
-    const said = this.reviewWords(state);
+    const said = reviewWords(state, this.names);
     const region = this.body.querySelector("#replay-said");
     if (said && region) region.textContent = said;
   }
 
-  /** What a screen reader hears when the review's state changes (nothing for the quiet ones). */
-  reviewWords(state) {
-    switch (state.status) {
-      case "pending":
-        return state.long || state.trouble ? "" : "The master is reviewing the match.";
-      case "done":
-        return `The master's review is ready: ${(state.review.seats || []).map((s) => `${this.names[s.seat]} ${Number(s.accuracy).toFixed(1)} % accuracy`).join(", ")}.`;
-      case "failed":
-        return "The master could not review this match.";
-      case "error":
-        return "The review cannot be read.";
-      default:
-        return "";
-    }
-  }
-
-  drawReview(state) {
-    const names = this.names;
-    const body = clear(this.reviewBody);
-    this.reviewBox.dataset.status = state.status;
-    const button = (label, action, onclick, primary = false) => h("button", { type: "button", class: `btn ${primary ? "primary" : ""}`.trim(), "data-action": action, onclick }, label);
-    const waiting = (...text) => h("p", { class: "waiting review-waiting" }, h("span", { class: "spinner", "aria-hidden": "true" }), h("span", {}, ...text));
-    switch (state.status) {
-      case "loading":
-        body.append(h("p", { class: "note" }, "Looking for the master's review…"));
-        break;
-      case "none":
-        body.append(
-          h("p", { class: "note" }, "The master can judge every decision of both players from what each knew then: the points each move gave up, and the better move."),
-          h("div", { class: "buttons" }, button("Ask the master for a review", "review-ask", () => this.review.ask(), true)));
-        break;
-      case "asking":
-        body.append(waiting("Asking the master…"));
-        break;
-      case "pending":
-        body.append(waiting("The master is reviewing the match, every decision of both players. It takes a few seconds to a minute; then the marks appear here and on the moves."));
-        if (state.long) body.append(h("p", { class: "note", "data-state": "long" }, "It is taking longer than usual: the service's bot workers are busy (or none is running). The page keeps asking."));
-        if (state.trouble) body.append(h("p", { class: "note", "data-state": "trouble" }, `The last look did not get through (${this.ctx.ui.explain(state.trouble)}); the page tries again.`));
-        break;
-      case "done": {
-        const review = state.review;
-        const marked = (review.moves || []).filter((move) => VERDICTS[move.verdict]);
-        const thresholds = review.thresholds || {};
-        body.append(summaryBlocks(review, names),
-          h("p", { class: "note review-legend" }, "Marks on the moves: ",
-            Object.entries(VERDICTS).map(([verdict, v], i) => [i ? ", " : "", verdictSign(verdict), ` ${v.word.toLowerCase()}${thresholds[verdict] ? ` (${thresholds[verdict]}+ points)` : ""}`]),
-            ". Hover, focus or tap a mark for the better move."),
-          marked.length ? this.markedList(marked) : h("p", { class: "note" }, "No move is marked: none gave up 2 points or more."));
-        break;
-      }
-      case "failed":
-        body.append(h("p", {}, "The master could not review this match."), h("div", { class: "buttons" }, button("Ask again", "review-ask", () => this.review.ask())));
-        break;
-      default:
-        body.append(h("p", { class: "field-error", id: "review-problem" }, `The review cannot be read: ${this.ctx.ui.explain(state.error)}`),
-          h("div", { class: "buttons" }, button("Try again", "review-retry", () => this.review.load())));
-    }
-  }
-
-  /** Every marked move of the match, each a button to its step. */
-  markedList(marked) {
-    const names = this.names;
-    const items = marked.map((move) => {
-      const index = this.frames.findIndex((f) => f.hand === move.hand - 1 && f.step === move.index + 1);
-      const record = this.records[move.hand - 1];
-      const action = record?.actions?.[move.index];
-      if (index < 0 || !action) return null;
-      return h("li", { "data-verdict": move.verdict },
-        h("button", { type: "button", class: "step", "data-go": index, onclick: () => this.go(index) },
-          verdictSign(move.verdict), h("span", { class: "visually-hidden" }, `${VERDICTS[move.verdict].word}: `),
-          ` Hand ${record.number ?? move.hand}, move ${move.index + 1}: `, withCards(describeMove(this.seenAction(action, this.frames[index]), names, record))));
-    });
-    return h("details", { class: "review-marks" }, h("summary", {}, `The marked moves (${marked.length})`), h("ol", { class: "log" }, items));
-  }
-
-  /** The judged move of this hand (0-based) and action index, if it has a verdict. */
-  marked(hand, index) {
-    const move = this.judged.get(`${hand + 1}:${index}`);
-    return move && VERDICTS[move.verdict] ? move : null;
-  }
-
-  /** What a mark says of its move: who played it, the pile's top card before it, the deals it was judged over. */
-  markContext(move) {
-    const before = this.frames.find((f) => f.hand === move.hand - 1 && f.step === move.index);
-    const pile = before?.pile || [];
-    return { who: this.names[move.seat], pileTop: pile[pile.length - 1], samples: this.review?.state.review?.samples, tip: this.tip };
-  }
-
-  /** The master's verdict, large, on the table when the step shown is a marked move. */
-  callout(frame) {
-    const move = this.marked(frame.hand, frame.step - 1);
-    return move ? verdictCallout(move, this.markContext(move)) : null;
+  /** The review's marks as the drawing takes them: the judged moves, the deals they were judged over, the
+   * popover the marks share. */
+  marks() {
+    return { judged: this.judged, samples: this.review?.state.review?.samples, tip: this.tip };
   }
 }

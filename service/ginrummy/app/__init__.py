@@ -2,24 +2,42 @@
 
 Each use case takes plain values and a :class:`~ginrummy.app.calls.Caller`, loads what it needs through
 the store, asks the engine and the bots, commits, and returns a :class:`~ginrummy.app.calls.Result` — or
-raises a :class:`~ginrummy.app.errors.ServiceError` with a stable ``code``. Where things go:
+raises a :class:`~ginrummy.app.errors.ServiceError` with a stable ``code``.
 
-- a new use case: a method of the class of this package whose job it is — ``matches`` (new games, join,
-  rematch), ``moves`` (the move pipeline), ``reading`` (views, hands, hints, public games), ``life``
-  (clocks, forfeits, claims), ``events`` (pages and waits), ``people`` (players, leaderboard),
-  ``accounts`` (passwords, sessions, API tokens, the account's games, bot accounts), ``challenges``,
-  ``bot_turns`` (a searching bot's turns, played by the bot workers of :mod:`ginrummy.bot_worker`),
-  ``reviews`` (reviews of finished matches, computed by the bot workers),
-  ``stream`` (the account stream; its events: ``feed``), ``lobby`` (seeks), ``records``
-  (the archive's reads: exports, a player's games, rating history; ``archiving`` writes it) — or a new
-  module of its own, wired in :func:`build`;
+The use cases are grouped by context, a package each, and a context imports only the contexts before it
+in this order (tests/app/test_architecture.py checks it):
+
+1. ``players`` — who a token stands for, players' profiles, the leaderboard, ratings, the account feed;
+2. ``archive`` — finished hands and matches into PostgreSQL and back: exports, a player's finished
+   matches, rating history, reviews;
+3. ``playing`` — a match in play: starting one, moves, reading, clocks and forfeits, events, bot turns;
+4. ``meeting`` — seeks in the lobby and challenges, which start matches;
+5. ``accounts`` — signing in, sessions, API tokens, bot accounts, the account stream.
+
+At the root is what they share, importing no context: :mod:`.config`, :mod:`.errors`, :mod:`.calls`
+(``Caller``, ``Result``), :mod:`.security` (tokens, ids), :mod:`.metrics`, :mod:`.clocks` (time controls:
+asked when meeting, run while playing), :mod:`.encoding` (JSON as stored), :mod:`.shapes` (what the
+service sends, typed), and the wiring: :func:`build` and :func:`connect` (lila's ``Env``).
+
+Entry points and helpers: a context's ``__init__`` exports its use cases — the classes :func:`build`
+wires into :class:`Services` for the HTTP adapter and the workers to call, and the archive's ``Drainer``,
+which they start — and nothing else; every other module of a context is a helper. Inside the application
+a module imports another by its module's name, never through a context's ``__init__``.
+
+Where things go:
+
+- a new use case: a method of the use-case class whose job it is (the modules' names say which:
+  ``playing/starting.py`` starts matches, ``archive/reading.py`` reads the archive, …) — or a class in a
+  module of its own, exported by its context and wired in :func:`build`;
 - a new refusal: a ``ServiceError`` with a new code, and its line in the registry ``ginrummy.http.codes``;
-- a new member of what the service sends: its ``TypedDict`` (``*_shapes``; docs/design.md, "The contract");
-- what the service keeps of a game beside the engine: :mod:`~ginrummy.app.metadata`; a new Redis key: the
-  store (:mod:`ginrummy.store`), the only code that talks to Redis.
+- a new member of what the service sends: its ``TypedDict`` (:mod:`.shapes`; docs/design.md, "The
+  contract");
+- what the service keeps of a match beside the engine: :mod:`~ginrummy.app.playing.metadata`; a new Redis
+  key: the store (:mod:`ginrummy.store`), the only code that talks to Redis.
 
-Dependencies point one way: engine ← bots ← app → store, and ``ginrummy.http`` → app. Nothing here imports
-Flask (tests/app/test_architecture.py checks it).
+The words (a *game* is played to the target score; a *match*, what a game id names, is one game or the
+best of several): docs/design.md, "Glossary". Dependencies point one way: engine ← bots ← app → store, and
+``ginrummy.http`` → app. Nothing here imports Flask (tests/app/test_architecture.py checks it).
 """
 
 from __future__ import annotations
@@ -34,28 +52,19 @@ from ginrummy.store.bot_jobs import BotQueue
 from ginrummy.store.challenges import ChallengeStore
 from ginrummy.store.reviews import ReviewStore
 
-from . import ratings
-from .accounts import Accounts
-from .archiving import Archiving
-from .bookkeeping import Bookkeeping
-from .bot_turns import BotTurns
-from .challenges import Challenges
+from .accounts import Accounts, AccountStreams
+from .accounts.passwords import Offload, inline
+from .archive import Archiving, Records, Reviews
 from .config import Config, ConfigError
-from .events import EventReader
-from .feed import AccountFeed
-from .identity import Identities
-from .life import Life
-from .lobby import Seeks
-from .matches import Matches
-from .moves import Moves
-from .passwords import Offload, inline
-from .people import People
-from .reading import Reading
-from .records import Records
-from .reviews import Reviews
-from .seats import Seating
-from .stream import AccountStreams
-from .unit_of_work import UnitOfWork
+from .meeting import Challenges, Seeks
+from .players import People
+from .players.feed import AccountFeed
+from .players.identity import Identities
+from .players.ratings import ordinal
+from .playing import BotTurns, EventReader, Life, Matches, Moves, Reading
+from .playing.bookkeeping import Bookkeeping
+from .playing.seats import Seating
+from .playing.unit_of_work import UnitOfWork
 
 __all__ = ["Config", "Services", "build", "connect"]
 
@@ -112,7 +121,7 @@ def build(
     identities = Identities(players, account_store, config.session_days * 86400)
     live = AccountLive(store.client, live_ttl=config.live_ttl, notifier=store.notifier)
     feed = AccountFeed(live)
-    archiving = Archiving(store, Archive(database, ordinal=ratings.ordinal), config)
+    archiving = Archiving(store, Archive(database, ordinal=ordinal), config)
     bot_queue = BotQueue(store.client, store.notifier)
     work = UnitOfWork(store, archiving, bot_queue, abandon_after=config.abandon_after)
     seating = Seating(identities)

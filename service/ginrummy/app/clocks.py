@@ -1,12 +1,12 @@
 """Time controls: per-move seconds and/or a bank with an increment, enforced without a timer.
 
-A clock (:class:`~ginrummy.app.metadata.Clock`) is part of the game's metadata and changes only at
-commits. Nothing ticks in the service: every commit settles the running seat's time (:func:`settle`), and
-the first request that finds the running seat's deadline passed — any read of the game, a long poll or
-stream that wakes at the deadline, or the other seat's ``claim-victory`` — commits the loss on time (the
-store's version check makes that happen exactly once, however many requests find it). Bots never time
-out: their seat's clock never runs. The bank is for the whole match; between hands nobody's clock runs
-(either human may deal).
+A clock (:class:`Clock`) is part of the match's metadata (:mod:`ginrummy.app.playing.metadata`) and
+changes only at commits. Nothing ticks in the service: every commit settles the running seat's time
+(:func:`settle`), and the first request that finds the running seat's deadline passed — any read of the
+match, a long poll or stream that wakes at the deadline, or the other seat's ``claim-victory`` — commits
+the loss on time (the store's version check makes that happen exactly once, however many requests find
+it). Bots never time out: their seat's clock never runs. The bank is for the whole match; between hands
+nobody's clock runs (either human may deal).
 
 >>> ck = new_clock({"per_move": None, "bank": 30, "increment": 0})
 >>> ck = settle(ck, 0, now_ms=1_000)      # seat 0 to act from t = 1 s
@@ -20,10 +20,8 @@ out: their seat's clock never runs. The bank is for the whole match; between han
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
-
-from .metadata import Clock
 
 # Named time controls. People play a bank with an increment; the EAAI Gin Rummy competition's control
 # (30 seconds per player for the whole game, no increment) is for bots.
@@ -33,6 +31,42 @@ PRESETS: dict[str, dict[str, int | None]] = {
     "classical": {"per_move": None, "bank": 1800, "increment": 10},
     "eaai": {"per_move": None, "bank": 30, "increment": 0},
 }
+
+
+@dataclass(frozen=True)
+class Clock:
+    """A time control and its state, kept in the game's metadata: seconds per move and/or a bank with an
+    increment, each seat's bank left, and the seat whose clock runs since when."""
+
+    per_move: int | None
+    bank: int | None
+    increment: int = 0
+    left_ms: tuple[int, int] | None = None  # each seat's bank left (with a bank)
+    running: int | None = None  # the seat whose clock runs (None: nobody's)
+    started_ms: int | None = None  # when it started running (unix ms)
+
+    def to_json(self) -> dict[str, Any]:
+        left = list(self.left_ms) if self.left_ms is not None else None
+        return {
+            "m": self.per_move,
+            "b": self.bank,
+            "i": self.increment,
+            "l": left,
+            "s": self.running,
+            "t": self.started_ms,
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Clock:
+        left = data.get("l")
+        return Clock(
+            data.get("m"),
+            data.get("b"),
+            data.get("i") or 0,
+            (int(left[0]), int(left[1])) if left is not None else None,
+            data.get("s"),
+            data.get("t"),
+        )
 
 
 def now_ms() -> int:

@@ -30,7 +30,7 @@ from .entrants import Chooser, Entrant, bot_traceback, load_function
 from .records import EPOCH, export_document, ndjson_line, revealed_hand
 
 HOUSE_VIEW_OMITS = frozenset({"stats", "analysis"})
-"""What a house bot's view leaves out, as in the service (``ginrummy.app.render.BOT_VIEW_OMITS``)."""
+"""What a house bot's view leaves out, as in the service (``ginrummy.app.playing.render.BOT_VIEW_OMITS``)."""
 DEAL = {"type": "deal"}
 MAX_DECISIONS = 200_000  # a guard against a match that cannot end: no real one comes near
 

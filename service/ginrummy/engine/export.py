@@ -1,7 +1,7 @@
 """The export document of a finished match — ``ginrummy.match``, version 1 (docs/api.md "The past") — built
 from the engine's game: one builder for every writer of the format.
 
-The service's archive (``ginrummy.app.archiving.document``) and the arena's records
+The service's archive (``ginrummy.app.playing.recording.document``) and the arena's records
 (``ginrummy.arena.records.export_document``) both call :func:`match_document`; they differ only in what
 they know beside the game (who sat where, the clock, the rating family, the dates), which they pass in.
 A reader of the service's exports therefore reads the arena's games too.

@@ -20,7 +20,7 @@ from typing import Any
 from flask import Flask, Response, send_from_directory
 
 from ginrummy.app import DEFAULT_REDIS_URL, connect
-from ginrummy.app.archiving import Drainer
+from ginrummy.app.archive import Drainer
 from ginrummy.app.config import Config
 
 from . import (

@@ -1,14 +1,14 @@
 """The request schemas of accounts, sessions and API tokens (``/v1/account``), bot accounts and
-challenges (``/v1/challenges``). Their responses are typed in :mod:`ginrummy.app.account_shapes` and
-:mod:`ginrummy.app.meeting_shapes`."""
+challenges (``/v1/challenges``). Their responses are typed in :mod:`ginrummy.app.shapes.accounts` and
+:mod:`ginrummy.app.shapes.meeting`."""
 
 from __future__ import annotations
 
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ginrummy.app.challenges import DECLINE_REASONS
-from ginrummy.app.identity import SCOPES
+from ginrummy.app.meeting.challenges import DECLINE_REASONS
+from ginrummy.app.players.identity import SCOPES
 
 from .schemas import (
     NAME,

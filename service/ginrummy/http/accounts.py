@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Response
 
-from ginrummy.app import account_shapes as shapes
+from ginrummy.app.shapes import accounts as shapes
 
 from . import account_schemas as schemas
 from . import contract, streaming

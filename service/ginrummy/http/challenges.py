@@ -1,5 +1,5 @@
 """The ``challenges`` resource: challenge a named player or bot, list your challenges, accept, decline,
-cancel. What a challenge is and who may do what: :mod:`ginrummy.app.challenges`."""
+cancel. What a challenge is and who may do what: :mod:`ginrummy.app.meeting.challenges`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Response
 
-from ginrummy.app import meeting_shapes as shapes
+from ginrummy.app.shapes import meeting as shapes
 
 from . import account_schemas as schemas
 from . import contract

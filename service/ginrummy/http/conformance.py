@@ -70,8 +70,11 @@ class Conformance:
             value = orjson.loads(text)
         except orjson.JSONDecodeError as error:
             return [f"not JSON: {error}"]
+        if validator.is_valid(value):  # the usual case, and the cheapest question to ask
+            return []
         return [
-            f"{e.message} (at /{'/'.join(map(str, e.instance_path))})" for e in validator.iter_errors(value)
+            f"{_short(e.message)} (at /{'/'.join(map(str, e.instance_path))})"
+            for e in validator.iter_errors(value)
         ]
 
     @functools.lru_cache(maxsize=1024)  # noqa: B019 - one checker per app, kept for the process's life

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ginrummy.app.game_shapes import EventLine
+from ginrummy.app.shapes.playing import EventLine
 
 from . import contract
 from .errors import PROBLEM_JSON, ProblemSchema

@@ -14,8 +14,8 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 
 from ginrummy.app import Services
-from ginrummy.app import game_shapes as shapes
 from ginrummy.app.calls import Caller, Result
+from ginrummy.app.shapes import playing as shapes
 
 from . import contract, schemas, streaming
 from .docs import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Response
 
-from ginrummy.app.people_shapes import Liveness, Readiness
+from ginrummy.app.shapes.players import Liveness, Readiness
 
 from . import contract
 from .docs import doc, error_responses, op

@@ -54,7 +54,7 @@ from limits.strategies import FixedWindowRateLimiter
 
 from ginrummy.app import security
 from ginrummy.app.config import Config, ConfigError
-from ginrummy.app.identity import SESSION_PREFIX, TOKEN_PREFIX
+from ginrummy.app.players.identity import SESSION_PREFIX, TOKEN_PREFIX
 from ginrummy.store import StoreTimeout, StoreUnavailable, rate_limit_storage
 
 from . import observability

@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Response
 
-from ginrummy.app.people_shapes import Bots, RulesCatalog
+from ginrummy.app.shapes.players import Bots, RulesCatalog
 from ginrummy.engine import PRESETS, Rules, analyze_hand
 from ginrummy.engine.rules import OPTION_DOCS, PRESET_DOCS
 from ginrummy.engine.shapes import Analysis

@@ -1,5 +1,5 @@
 """Events over HTTP: a JSON page (with an optional long poll), or a stream of NDJSON lines or Server-Sent
-Events, chosen by ``Accept``. What is read, and when, is the use case's (:mod:`ginrummy.app.events`).
+Events, chosen by ``Accept``. What is read, and when, is the use case's (:mod:`ginrummy.app.playing.events`).
 
 Streams start with a line at once (an NDJSON keep-alive, SSE's ``retry:``), so that a client sees the
 stream open before the first event, then send a keep-alive (an NDJSON ``{"type": "keepalive"}`` line, an
@@ -21,8 +21,8 @@ from flask import Response, request, stream_with_context
 
 from ginrummy.app import Services
 from ginrummy.app.errors import ServiceError
-from ginrummy.app.events import EventReader, Reader, check_cursor
-from ginrummy.app.render import seat_event
+from ginrummy.app.playing.events import EventReader, Reader, check_cursor
+from ginrummy.app.playing.render import seat_event
 from ginrummy.store import StoreUnavailable
 
 from . import observability

@@ -1,7 +1,7 @@
 """The archive in PostgreSQL: every finished hand and match, forever, and the reads of the past.
 
 Writes come from the outbox of the game store (:mod:`ginrummy.store.games`), drained by
-:mod:`ginrummy.app.archiving`; each is idempotent, so a record drained twice (a worker killed after the
+:mod:`ginrummy.app.archive.writing`; each is idempotent, so a record drained twice (a worker killed after the
 write, before the outbox was cleared) is written once:
 
 - a hand: ``INSERT … ON CONFLICT (game_id, number) DO NOTHING``;
@@ -21,7 +21,7 @@ their order, each from the one before. ``bench/bench_archive.py``
 measures it.
 
 The store computes no rating: :meth:`Archive.write` hands the ratings before to the service's ``rate``
-and ``ordinal`` (:mod:`ginrummy.app.ratings`) and writes what they return.
+and ``ordinal`` (:mod:`ginrummy.app.players.ratings`) and writes what they return.
 
 A game copied from the Redis records of a release before the archive (``ginrummy-copy-players``,
 :mod:`ginrummy.store.player_copy`) has a ``games`` row without a final state (:data:`NO_STATE`), no hands

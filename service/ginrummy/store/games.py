@@ -9,7 +9,7 @@ Keys of game ``G`` (all share the Cluster hash tag ``{G}``, so one Lua script ca
 ``gin:{G}:k``      set of the game's idempotency record keys (so that they can be retired with the game)
 ``gin:{G}:o``      the archive's outbox: hash ``h:<n>`` (a finished hand) / ``m`` (the finished match) ->
                    record, written by the commit that ends them; it never expires: it is emptied once
-                   PostgreSQL has the records (:mod:`ginrummy.app.archiving`)
+                   PostgreSQL has the records (:mod:`ginrummy.app.archive.writing`)
 
 and one key of the archive's own (one slot: it is small, and touched once per finished hand):
 
@@ -20,13 +20,14 @@ and one key of the archive's own (one slot: it is small, and touched once per fi
 Hand and idempotency records are stored zlib-compressed (they are a few KB of repetitive JSON and are
 read rarely), which keeps a long match's memory small. The client must not decode responses.
 
-A state change is ONE Lua script (:data:`COMMIT_LUA`): it checks the expected version, writes the
-state, appends the events with trimming, writes finished-hand records, the outbox's records and the
-idempotency record, and sets the expiry of every key — all or nothing, so two racing moves can never both
-apply, and a finished hand is in the outbox exactly when its commit is.
+A state change is ONE Lua script (:data:`~ginrummy.store.game_scripts.COMMIT_LUA`): it checks the
+expected version, writes the state, appends the events with trimming, writes finished-hand records, the
+outbox's records and the idempotency record, and sets the expiry of every key — all or nothing, so two
+racing moves can never both apply, and a finished hand is in the outbox exactly when its commit is. Its
+arguments are named fields (:mod:`ginrummy.store.game_scripts`), written in one place and read by name.
 
-The store knows nothing about Gin Rummy; the use cases (:mod:`ginrummy.app.unit_of_work`) decide what the doc
-and the events contain.
+The store knows nothing about Gin Rummy; the use cases (:mod:`ginrummy.app.playing.unit_of_work`) decide
+what the doc and the events contain.
 
 Why a list and not a Redis stream for the events: a stream preallocates its first node
 (``stream-node-max-bytes``, 4 KB), which alone would exceed the memory budget of a live game. A long
@@ -47,89 +48,8 @@ import redis
 import redis.exceptions
 
 from .cursor import Cursor
+from .game_scripts import COMMIT_LUA, CREATE_LUA, SCRIPT_FIELDS
 from .notify import Notifier, wait_until
-
-# Every script returns {status, value}: 1 = done (value: the new version), 0 = stale (value: the
-# current version, or -1 when the game does not exist), 2 = the idempotency key was already used
-# (value: the stored record).
-COMMIT_LUA = """
-local cur = redis.call('GET', KEYS[1])
-if not cur then return {0, -1} end
-if ARGV[1] == '1' and redis.call('EXISTS', KEYS[4]) == 1 then
-  return {2, redis.call('GET', KEYS[4])}
-end
-local version = tonumber(string.match(cur, '^(%d+)\\n'))
-if version ~= tonumber(ARGV[2]) then return {0, version} end
-version = version + 1
-local ttl = tonumber(ARGV[4])
-if ttl > 0 then
-  redis.call('SET', KEYS[1], version .. '\\n' .. ARGV[3], 'EX', ttl)
-else
-  redis.call('SET', KEYS[1], version .. '\\n' .. ARGV[3], 'KEEPTTL')
-end
-local i = 6
-local n = tonumber(ARGV[i])
-for j = 1, n do
-  redis.call('RPUSH', KEYS[2], version .. '-' .. j .. '\t' .. ARGV[i + j])
-end
-if n > 0 then redis.call('LTRIM', KEYS[2], -tonumber(ARGV[5]), -1) end
-i = i + n + 2
-n = tonumber(ARGV[i])
-for j = 1, n do
-  local number = tonumber(ARGV[i + 2 * j - 1])
-  redis.call('HSET', KEYS[3], number, ARGV[i + 2 * j])
-  if number > tonumber(ARGV[i - 1]) then redis.call('HDEL', KEYS[3], number - tonumber(ARGV[i - 1])) end
-end
-i = i + 2 * n + 1
-if ARGV[1] == '1' then
-  redis.call('SET', KEYS[4], ARGV[i], 'EX', tonumber(ARGV[i + 1]))
-  redis.call('SADD', KEYS[6], KEYS[4])
-  if ttl > 0 then redis.call('EXPIRE', KEYS[6], ttl) end
-  i = i + 2
-end
-n = tonumber(ARGV[i])
-for j = 1, n do
-  redis.call('HSET', KEYS[5], ARGV[i + 2 * j - 1], ARGV[i + 2 * j])
-end
-if ttl > 0 then
-  redis.call('EXPIRE', KEYS[2], ttl)
-  redis.call('EXPIRE', KEYS[3], ttl)
-end
-redis.call('PUBLISH', string.sub(KEYS[1], 1, -2) .. 'n', version)
-return {1, version}
-"""
-
-CREATE_LUA = """
-if redis.call('EXISTS', KEYS[1]) == 1 then
-  if ARGV[1] == '1' and redis.call('EXISTS', KEYS[4]) == 1 then
-    return {2, redis.call('GET', KEYS[4])}
-  end
-  return {0, -1}
-end
-local ttl = tonumber(ARGV[4])
-redis.call('SET', KEYS[1], '1\\n' .. ARGV[3], 'EX', ttl)
-local n = tonumber(ARGV[6])
-for j = 1, n do
-  redis.call('RPUSH', KEYS[2], '1-' .. j .. '\t' .. ARGV[6 + j])
-end
-if n > 0 then
-  redis.call('LTRIM', KEYS[2], -tonumber(ARGV[5]), -1)
-  redis.call('EXPIRE', KEYS[2], ttl)
-end
-local i = 7 + n
-if ARGV[1] == '1' then
-  redis.call('SET', KEYS[4], ARGV[i], 'EX', tonumber(ARGV[i + 1]))
-  redis.call('SADD', KEYS[6], KEYS[4])
-  redis.call('EXPIRE', KEYS[6], ttl)
-  i = i + 2
-end
-n = tonumber(ARGV[i])
-for j = 1, n do
-  redis.call('HSET', KEYS[5], ARGV[i + 2 * j - 1], ARGV[i + 2 * j])
-end
-return {1, 1}
-"""
-
 
 # A finished match whose records are all in PostgreSQL leaves Redis after ARGV[1] seconds: its state,
 # events, kept hands and idempotency records (KEYS: state, events, hands, idempotency set, outbox).
@@ -239,12 +159,6 @@ def _pack(text: str) -> bytes:
 
 def _unpack(raw: bytes) -> str:
     return zlib.decompress(raw).decode()
-
-
-def _outbox_args(outbox: Mapping[str, str] | None) -> list[Any]:
-    """A script's outbox arguments: how many records, then each field and its packed record."""
-    entries = (outbox or {}).items()
-    return [len(entries), *(item for name, record in entries for item in (name, _pack(record)))]
 
 
 class GameStore:
@@ -410,14 +324,21 @@ class GameStore:
         self.client.zrem(self.LIVE_PUBLIC, game_id)
 
     # --- writes -----------------------------------------------------------------------------------
-    def _args(
+    def _script_args(
         self,
         game_id: str,
         doc: str,
         events: Sequence[str],
         idempotency: Idempotency | None,
         ttl: int,
+        *,
+        expected_version: int = 0,
+        hand_records: Mapping[int, str] | None = None,
+        outbox: Mapping[str, str] | None = None,
     ) -> tuple[list[str], list[Any]]:
+        """The keys and the arguments of the creation's and the commit's scripts: the named fields in
+        their order (:data:`~ginrummy.store.game_scripts.SCRIPT_FIELDS`), then each part. ``ttl`` 0: the
+        keys keep their expiry (an idempotency record then lives at most ``live_ttl``)."""
         idem = idempotency.key if idempotency else "-"
         keys = [
             self.state_key(game_id),
@@ -427,8 +348,23 @@ class GameStore:
             self.outbox_key(game_id),
             self.idempotency_set_key(game_id),
         ]
-        head: list[Any] = ["1" if idempotency else "0", 0, doc, ttl, self.events_maxlen, len(events), *events]
-        return keys, head
+        hands = [(str(number), _pack(record)) for number, record in (hand_records or {}).items()]
+        records = [(name, _pack(record)) for name, record in (outbox or {}).items()]
+        fields: dict[str, Any] = {
+            "idempotent": "1" if idempotency else "0",
+            "expected_version": expected_version,
+            "doc": doc,
+            "ttl": ttl,
+            "events_maxlen": self.events_maxlen,
+            "hands_kept": self.hands_kept,
+            "idempotency_record": _pack(idempotency.record) if idempotency else "",
+            "idempotency_ttl": min(self.idempotency_ttl, ttl or self.live_ttl),
+            "event_count": len(events),
+            "hand_count": len(hands),
+            "outbox_count": len(records),
+        }
+        args = [fields[name] for name in SCRIPT_FIELDS]
+        return keys, [*args, *events, *(part for pair in hands + records for part in pair)]
 
     def create(
         self,
@@ -444,10 +380,7 @@ class GameStore:
         when the game exists and this request's idempotency record with it. ``outbox``: as for
         :meth:`commit` (a bot's first move may end the first hand)."""
         ttl = ttl or self.live_ttl
-        keys, args = self._args(game_id, doc, events, idempotency, ttl)
-        if idempotency:
-            args += [_pack(idempotency.record), min(self.idempotency_ttl, ttl)]
-        args += _outbox_args(outbox)
+        keys, args = self._script_args(game_id, doc, events, idempotency, ttl, outbox=outbox)
         status, value = self._create(keys=keys, args=args)
         if status == 2:
             raise IdempotencyKeyUsed(_unpack(value))
@@ -477,16 +410,16 @@ class GameStore:
         ``live_ttl`` after this change.
         """
         ttl = 0 if keep_ttl else self.live_ttl
-        keys, args = self._args(game_id, doc, events, idempotency, ttl)
-        args[1] = expected_version
-        records: Iterable[tuple[int, str]] = (hand_records or {}).items()
-        flat: list[Any] = []
-        for number, record in records:
-            flat += [str(number), _pack(record)]
-        args += [self.hands_kept, len(flat) // 2, *flat]
-        if idempotency:
-            args += [_pack(idempotency.record), min(self.idempotency_ttl, ttl or self.live_ttl)]
-        args += _outbox_args(outbox)
+        keys, args = self._script_args(
+            game_id,
+            doc,
+            events,
+            idempotency,
+            ttl,
+            expected_version=expected_version,
+            hand_records=hand_records,
+            outbox=outbox,
+        )
         status, value = self._commit(keys=keys, args=args)
         if status == 2:
             raise IdempotencyKeyUsed(_unpack(value))
@@ -500,7 +433,7 @@ class GameStore:
     def announce(self, game_id: str) -> float:
         """List the game as pending for the archive, BEFORE a commit that writes to its outbox; returns
         the score to :meth:`settle` it with. A commit that then fails leaves an empty outbox listed,
-        which the drainer settles later (``ginrummy.app.archiving``)."""
+        which the drainer settles later (``ginrummy.app.archive.writing``)."""
         score = time.time()
         self.client.zadd(self.PENDING, {game_id: score})
         return score

@@ -162,7 +162,8 @@ def copy_players(
 ) -> CopyReport:
     """Copy every player of ``source`` with its statistics, ratings and recent games into the PostgreSQL
     of ``url`` (migrated to this release). ``ordinal(mu, sigma)`` is the service's
-    (:func:`ginrummy.app.ratings.ordinal`). Raises :class:`CopyError`, or ``ValueError`` for a bad URL."""
+    (:func:`ginrummy.app.players.ratings.ordinal`). Raises :class:`CopyError`, or ``ValueError`` for a bad
+    URL."""
     url = check_url(url)
     try:
         missing = pending_migrations(url)
