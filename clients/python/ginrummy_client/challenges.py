@@ -16,26 +16,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, cast, get_args
 from urllib.parse import quote
 
 from .bodies import ClockSpec, clock_body, given
 from .game import Game, seated
+from .models import Challenge as ChallengeBody
 from .models import ChallengeCreated, ChallengeInfo, ChallengeList
 from .resource import Resource, renamed
 
-DECLINE_REASONS = (
-    "generic",
-    "later",
-    "too_fast",
-    "too_slow",
-    "time_control",
-    "rated",
-    "casual",
-    "rules",
-    "no_bot",
-    "only_bot",
-)
+# The document's enum of a challenge's decline_reason (its models are generated from it), in its order.
+DECLINE_REASONS: tuple[str, ...] = get_args(get_args(ChallengeBody.__annotations__["decline_reason"])[0])
 """Why a challenge is declined (the service's list): ``rated`` — I take only rated games; ``casual`` —
 only casual ones; ``too_fast``/``too_slow``/``time_control`` — not this clock; ``rules`` — not these
 rules; ``no_bot``/``only_bot`` — not against a bot / only against bots; ``later``; ``generic``."""
