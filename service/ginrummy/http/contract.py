@@ -42,7 +42,13 @@ def ref(typed: Any) -> dict[str, Any]:
     ``@blp.response`` or a stream's line; :func:`register` writes the component (and the ones it refers to)
     into the document."""
     _WANTED.append(typed)
-    return schema_of(typed, {})
+    if get_origin(typed) is typing.Annotated:
+        names = [m.name for m in get_args(typed)[1:] if isinstance(m, Component)]
+        if names:
+            return {"$ref": REF + names[0]}
+    if not is_typeddict(typed):
+        raise TypeError(f"{typed!r} is no component: a TypedDict, or a union named by Component")
+    return {"$ref": REF + typed.__name__}
 
 
 _WANTED: list[Any] = []
