@@ -111,6 +111,10 @@ export function describeView(view: View): string {
     lines.push(`${c.per_move} ${c.bank} ${c.increment} ${c.remaining?.join("/")} ${c.running} ${c.move_remaining}`);
   }
   if (view.rematch) lines.push(`${view.rematch.offered_by} ${view.rematch.game_id ?? "-"}`);
+  if (view.tournament) {
+    const t = view.tournament;
+    lines.push(`${t.id} ${t.berserk.join("/")} ${t.may_berserk}`);
+  }
   return lines.join("\n");
 }
 
@@ -154,6 +158,8 @@ export function describeEvent(line: EventLine): string {
       return `${line.id} ${line.seat}`;
     case "rematch":
       return `${line.id} ${line.seat} ${line.game_id}`;
+    case "berserk":
+      return `${line.id} ${line.seat} berserked`;
     case "opponentGone":
       return `gone ${line.gone} claim in ${line.claim_in}`;
     case "keepalive":
@@ -176,7 +182,7 @@ function startedGame(g: Schemas["StartedGame"]): string {
   const o = g.opponent;
   return (
     `${g.game_id} ${g.seat} ${g.players.map(player)} ${o.name ?? "-"} ${o.player ?? "-"} ${o.bot ?? "-"} ` +
-    `${g.rated} ${g.rules.target} ${g.game}`
+    `${g.rated} ${g.rules.target} ${g.game} ${g.tournament ?? "-"}`
   );
 }
 

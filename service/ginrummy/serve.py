@@ -5,8 +5,9 @@ wheel) with AOF persistence in ``$GIN_DATA_DIR/redis`` (default ``./data/redis``
 unset, an embedded PostgreSQL 16 (the binaries of the pgserver wheel) with its data in
 ``$GIN_DATA_DIR/postgres``. Either way it then applies the pending schema migrations (the same as
 ``ginrummy-migrate``) before gunicorn starts. gunicorn runs as a child process, and beside it a bot worker
-(``ginrummy-bots``: the master's turns; ``--bot-processes 0`` for none): SIGINT (Ctrl+C) or SIGTERM makes
-gunicorn drain its in-flight requests and the bot worker finish its turn in hand, then the embedded
+(``ginrummy-bots``: the master's turns; ``--bot-processes 0`` for none) and the tournament director
+(``ginrummy-director``; ``--no-director`` for none): SIGINT (Ctrl+C) or SIGTERM makes gunicorn drain its
+in-flight requests, the bot worker finish its turn in hand and the director its step, then the embedded
 servers are stopped — in that order, so that the draining requests can still commit.
 
     ginrummy-serve                      # http://127.0.0.1:8000, embedded Redis and PostgreSQL in ./data
@@ -72,6 +73,11 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         help="bot worker processes beside gunicorn (env GIN_BOT_PROCESSES; default 1; 0: none)",
     )
     parser.add_argument(
+        "--no-director",
+        action="store_true",
+        help="start no tournament director beside gunicorn (another process or instance runs one)",
+    )
+    parser.add_argument(
         "--data-dir",
         help="where the embedded Redis and PostgreSQL keep their data (env GIN_DATA_DIR; ./data)",
     )
@@ -124,12 +130,13 @@ def main(argv: list[str] | None = None) -> int:
     postgres: EmbeddedPostgres | None = None
     gunicorn: subprocess.Popen[bytes] | None = None
     bots: subprocess.Popen[bytes] | None = None
+    director: subprocess.Popen[bytes] | None = None
     stopping = False
 
     def stop(signum: int, frame: FrameType | None) -> None:
         nonlocal stopping
         stopping = True
-        for child in (gunicorn, bots):
+        for child in (gunicorn, bots, director):
             if child is not None and child.poll() is None:
                 child.send_signal(signal.SIGTERM)  # graceful: finish in-flight requests and bot turns
 
@@ -188,6 +195,14 @@ def main(argv: list[str] | None = None) -> int:
                 preexec_fn=die_with_parent(),
             )
             print(f"ginrummy-serve: bot worker running (pid {bots.pid})", flush=True)
+        if not args.no_director:
+            director = subprocess.Popen(
+                [sys.executable, "-m", "ginrummy.director"],
+                env=env,
+                start_new_session=True,
+                preexec_fn=die_with_parent(),
+            )
+            print(f"ginrummy-serve: tournament director running (pid {director.pid})", flush=True)
         for address in bind.split(","):
             print(
                 f"ginrummy-serve: serving on http://{address.strip()} (gunicorn pid {gunicorn.pid})",
@@ -201,10 +216,10 @@ def main(argv: list[str] | None = None) -> int:
                 stop(signal.SIGINT, None)
         return 0 if stopping else code
     finally:
-        for child in (gunicorn, bots):
+        for child in (gunicorn, bots, director):
             if child is not None and child.poll() is None:
                 child.send_signal(signal.SIGTERM)
-        for child in (gunicorn, bots):
+        for child in (gunicorn, bots, director):
             if child is not None:
                 try:
                     child.wait(60)

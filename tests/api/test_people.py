@@ -204,7 +204,8 @@ def test_a_move_after_the_time_ran_out_is_refused(client: FlaskClient) -> None:
 
 @pytest.fixture(scope="module")
 def quick_abandon_app(redis_url: str) -> Flask:
-    return create_app({"redis_url": redis_url, "allow_seed": True, "abandon_after": 1})
+    # 4 s: long enough that the claims below come before it on a loaded machine, short for a test.
+    return create_app({"redis_url": redis_url, "allow_seed": True, "abandon_after": 4})
 
 
 def test_an_idle_opponent_can_be_claimed_after_the_abandon_time(quick_abandon_app: Flask) -> None:
@@ -216,8 +217,11 @@ def test_an_idle_opponent_can_be_claimed_after_the_abandon_time(quick_abandon_ap
     assert body["seconds_left"] > 0
     mover = (ann_seat, bob_seat)[view["turn"]]
     problem(mover.post("/claim-victory"), 409, "nothing_to_claim")
-    time.sleep(1.1)
-    claimed = waiting.post("/claim-victory")
+    time.sleep(body["seconds_left"])
+    deadline = time.monotonic() + 30
+    while (claimed := waiting.post("/claim-victory")).status_code == 409:
+        assert claimed.get_json()["code"] == "too_early" and time.monotonic() < deadline
+        time.sleep(0.1)
     assert claimed.status_code == 200, claimed.get_json()
     final = waiting.view()
     assert final["end_reason"] == "abandoned" and final["forfeited_by"] == view["turn"]

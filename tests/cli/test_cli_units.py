@@ -128,7 +128,7 @@ def test_the_docstring_examples_run() -> None:
 
     for name in (
         "accounts", "challenges", "cards", "commands", "commands_play", "main", "people", "play", "records",
-        "replay", "results", "review", "table", "watch", "words",
+        "replay", "results", "review", "table", "tournaments", "watch", "words",
     ):  # fmt: skip
         module = importlib.import_module(f"gin_cli.{name}")
         result = doctest.testmod(module)
@@ -142,7 +142,7 @@ def test_each_command_is_carried_out_in_the_commands_module_of_its_group() -> No
 
     package = Path(gin_cli.__file__).parent
     groups = sorted(path.stem for path in package.glob("commands_*.py"))
-    assert len(groups) == 6, groups
+    assert len(groups) == 7, groups
     carried: list[str] = []
     for name in groups:
         module = importlib.import_module(f"gin_cli.{name}")

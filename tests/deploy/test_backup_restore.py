@@ -131,6 +131,22 @@ INSERT INTO api_tokens (player_id, token_digest, description, scopes, created_at
 INSERT INTO reviews (game_id, status, review, requested_at, finished_at, cpu_seconds) VALUES
     ('g-7Kq2mP', 'done', '{"seats": [{"seat": 0, "accuracy": 97.5}, {"seat": 1, "accuracy": 88.0}], "moves": []}',
      '2025-03-03 20:05:00+00', '2025-03-03 20:05:21+00', 20.9);
+
+INSERT INTO tournaments (id, format, name, organiser, organiser_id, settings, status, starts_at, started_at,
+                         finished_at, round, standings) VALUES
+    ('t-Rr4', 'round_robin', 'Spring round robin', 'Ann', pg_temp.player('ann'),
+     '{"rules": {"preset": "standard"}, "clock": null, "rated": true, "bots": false, "duplicate": false}',
+     'finished', '2025-03-03 19:00:00+00', '2025-03-03 19:00:01+00', '2025-03-03 20:01:03+00', 1,
+     '[{"rank": 1, "player": "Ann", "points": 1.0}, {"rank": 2, "player": "Zoë", "points": 0.0}]');
+
+INSERT INTO tournament_entries (tournament_id, player, player_folded, rating, joined_at) VALUES
+    ('t-Rr4', 'Ann', 'ann', 1500.0, '2025-03-03 18:00:00+00'),
+    ('t-Rr4', 'Zoë', 'zoë', 1480.5, '2025-03-03 18:30:00+00');
+
+INSERT INTO tournament_pairings (tournament_id, number, round, seat0, seat1, game_id, status, outcome, end_reason,
+                                 finished_seq, created_at, finished_at) VALUES
+    ('t-Rr4', 1, 1, 'Ann', 'Zoë', 'g-7Kq2mP', 'finished', 'seat0', 'finished', 1,
+     '2025-03-03 19:00:01+00', '2025-03-03 20:01:03+00');
 """
 
 

@@ -207,40 +207,51 @@ def test_kustomization_lists_every_manifest_and_they_exist() -> None:
     assert set(k8s_documents()) == {
         "ConfigMap", "Secret/ginrummy-redis", "Secret/ginrummy-postgres", "Deployment", "Service",
         "HorizontalPodAutoscaler", "PodDisruptionBudget", "Deployment/ginrummy-bots",
+        "Deployment/ginrummy-director",
     }  # fmt: skip
     assert len(k8s_manifests()) == len(k8s_documents())
 
 
 @pytest.mark.parametrize("kind", ["ConfigMap", "Secret/ginrummy-redis", "Secret/ginrummy-postgres", "Deployment",
                                   "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget",
-                                  "Deployment/ginrummy-bots"])  # fmt: skip
+                                  "Deployment/ginrummy-bots", "Deployment/ginrummy-director"])  # fmt: skip
 def test_k8s_manifest_is_valid_against_the_kubernetes_schema(kind: str) -> None:
     document = k8s_documents()[kind]
     # strict: a misspelt field is an error, not silently ignored by the API server.
     kubernetes_validate.validate(document, kubernetes_validate.latest_version(), strict=True)
 
 
-def test_the_bot_workers_run_the_image_s_console_script_with_the_api_s_stores_in_compose_and_k8s() -> None:
-    """The master's turns need a running ``ginrummy-bots`` (else the service refuses master games): both
-    deployments run it from the same image, with the same Redis and PostgreSQL as the API."""
-    assert 'ginrummy-bots = "ginrummy.bot_worker:main"' in (ROOT / "pyproject.toml").read_text()
-    assert (Path(sys.executable).parent / "ginrummy-bots").is_file()
+@pytest.mark.parametrize(
+    ("command", "module", "service", "component"),
+    [
+        ("ginrummy-bots", "bot_worker", "bots", "bots"),
+        ("ginrummy-director", "director", "director", "director"),
+    ],
+)
+def test_the_workers_run_the_image_s_console_script_with_the_api_s_stores_in_compose_and_k8s(
+    command: str, module: str, service: str, component: str
+) -> None:
+    """The master's turns need a running ``ginrummy-bots`` (else the service refuses master games), and
+    tournaments a running ``ginrummy-director``: both deployments run each from the same image, with the
+    same Redis and PostgreSQL as the API."""
+    assert f'{command} = "ginrummy.{module}:main"' in (ROOT / "pyproject.toml").read_text()
+    assert (Path(sys.executable).parent / command).is_file()
     services = load_compose()["services"]
-    bots, api = services["bots"], services["service"]
-    assert bots["command"] == ["ginrummy-bots"] and bots["image"] == api["image"]
-    assert {k: bots["environment"][k] for k in ("REDIS_URL", "DATABASE_URL")} == {
+    worker_service, api = services[service], services["service"]
+    assert worker_service["command"] == [command] and worker_service["image"] == api["image"]
+    assert {k: worker_service["environment"][k] for k in ("REDIS_URL", "DATABASE_URL")} == {
         k: api["environment"][k] for k in ("REDIS_URL", "DATABASE_URL")
     }
-    assert bots["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+    assert worker_service["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
     docs = k8s_documents()
-    worker, deployment = docs["Deployment/ginrummy-bots"], docs["Deployment"]
+    worker, deployment = docs[f"Deployment/ginrummy-{component}"], docs["Deployment"]
     container = worker["spec"]["template"]["spec"]["containers"][0]
     api_container = deployment["spec"]["template"]["spec"]["containers"][0]
-    assert container["command"] == ["ginrummy-bots"] and container["image"] == api_container["image"]
+    assert container["command"] == [command] and container["image"] == api_container["image"]
     assert container["envFrom"] == api_container["envFrom"]
     labels = worker["spec"]["template"]["metadata"]["labels"]
     assert worker["spec"]["selector"]["matchLabels"] == labels
-    assert labels["app.kubernetes.io/component"] == "bots"  # not selected by the API's Service
+    assert labels["app.kubernetes.io/component"] == component  # not selected by the API's Service
     assert docs["Service"]["spec"]["selector"]["app.kubernetes.io/component"] == "api"
 
 

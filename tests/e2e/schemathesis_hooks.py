@@ -42,6 +42,21 @@ GAME_REASONS = {
     "challenge_closed",
     "challenge_self",
     "unknown_bot",
+    # tournaments: one that does not exist or is over, a caller who is no account, not its organiser or
+    # not entered, entry rules (a code, bots, rated games), settings of another format, a day's quota
+    "tournament_not_found",
+    "account_required",
+    "tournament_started",
+    "tournament_over",
+    "not_entered",
+    "bad_entry_code",
+    "bots_not_allowed",
+    "bots_only",
+    "not_enough_rated_games",
+    "bad_tournament",
+    "too_many_tournaments",
+    "berserk_not_allowed",
+    "no_rematch",
     # 409: the rules or the game's state refuse it now
     "illegal_action",
     "not_your_turn",

@@ -131,7 +131,13 @@ def test_postgresql_down_while_matches_finish_loses_and_duplicates_nothing(
                 time.sleep(0.5)
             assert export.status_code == 200, export.text
             assert len(export.json()["hands"]) == count
-            assert requests.get(f"{base}/v1/games/{game}", timeout=5).json()["archived"] is True
+            while True:  # (another worker's pool may not have reconnected yet: 503 until it has)
+                view = requests.get(f"{base}/v1/games/{game}", timeout=5)
+                if view.status_code == 200 or time.monotonic() > deadline:
+                    break
+                assert view.json()["code"] == "archive_unavailable"
+                time.sleep(0.5)
+            assert view.status_code == 200 and view.json()["archived"] is True, view.text
     finally:
         stop_gunicorn(process)
 

@@ -87,6 +87,7 @@ def test_each_part_of_the_api_is_a_resource_client_sharing_the_clients_requestor
     parts = {name: value for name, value in vars(client).items() if isinstance(value, Resource)}
     assert sorted(parts) == [
         "account", "archive", "challenges", "games", "lobby", "players", "reviews", "service",
+        "tournaments",
     ]  # fmt: skip
     for part in parts.values():
         assert part.requestor is client.requestor and part.token == "gin_p_secret"

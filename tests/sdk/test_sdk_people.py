@@ -162,9 +162,11 @@ def test_two_people_rematch_one_waiting_for_the_other(client: Client, live_servi
         assert host.wait_rematch(timeout=0.5) is None
         guest.refresh()
         assert guest.view["rematch"] == {"offered_by": [0], "game_id": None}
-        threading.Timer(0.3, guest.rematch).start()  # Bob accepts while Ann waits
+        accepting = threading.Timer(0.3, guest.rematch)  # Bob accepts while Ann waits
+        accepting.start()
         again = host.wait_rematch(timeout=15)
         assert again is not None and again.token == host.token and again.seat == 0
+        accepting.join(15)  # (Ann may learn of it before Bob's own answer is back)
         assert (
             guest.rematch_game() is not None
             and again.view["players"][1]["name"] == guest.view["players"][1]["name"]

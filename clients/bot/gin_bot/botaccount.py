@@ -10,6 +10,11 @@ opponent that sits on its move is claimed (:class:`~gin_bot.play.Table`).
 What a challenge may be is an :class:`Acceptance` (the ``--accept-…`` options); what to send, a
 :class:`ChallengePlan` (``--challenge``). The run ends when the plan's challenges are answered and their
 games over (or, accepting only, after ``--games`` games; 0: at Ctrl-C).
+
+With ``--tournament ID`` the account joins that tournament first (or comes back to it): the director's
+pairings come on the stream as ``gameStart`` like any game of the account and are played so, and the run
+ends once the tournament is over (its status, read every :data:`TOURNAMENT_EVERY` seconds) and its games
+are; Ctrl-C pauses the entry (withdraws it: no match is paired for a bot that is not there).
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from ginrummy_client import (
     RateLimited,
     Unauthorized,
 )
+from ginrummy_client.tournaments import OVER
 
 from .play import (
     EXIT_ERRORS,
@@ -69,6 +75,8 @@ SETTLE_EVERY = 10.0
 """Seconds between two looks at the challenges sent and still open (besides the stream's news)."""
 LOOP = 0.5
 """Seconds the run's loop waits for the account stream before it looks at everything else."""
+TOURNAMENT_EVERY = 2.0
+"""Seconds between two reads of the tournament's status (``--tournament``): is it over?"""
 PRESENT_WAIT = 5.0
 """Seconds a run started again waits for the stream's first lines (the games in play) before it looks at
 the games the last run had in hand."""
@@ -192,7 +200,8 @@ class AccountBot(Run):
     """The account mode of ``gin-bot``: see the module's docstring. ``accept`` None: challenges received
     are left alone (a run that only sends); ``plan`` None: none are sent. ``games``: with no plan, the
     games after which the run ends (0: until stopped). ``max_games``: games in play at once — challenges
-    received beyond it wait (and are accepted when a game ends), none is sent."""
+    received beyond it wait (and are accepted when a game ends), none is sent. ``tournament``: the id of
+    a tournament to join and play to its end."""
 
     refused_what = "the account's run"
 
@@ -204,12 +213,16 @@ class AccountBot(Run):
         plan: ChallengePlan | None,
         games: int = 0,
         max_games: int = 4,
+        tournament: str | None = None,
     ) -> None:
         super().__init__(settings)
         self.accept = accept
         self.plan = plan
         self.games = games
         self.max_games = max_games
+        self.tournament = tournament
+        self._tournament_status = ""
+        self._tournament_read_at = 0.0
         self.me = ""
         self._client = Client(settings.server, token=settings.token)
         results = settings.results
@@ -239,6 +252,7 @@ class AccountBot(Run):
         account_failed = False
         try:
             self._whoami()
+            self._join()
             since: str | None = None
             in_hand = bool(self._journal.ids)  # games the last run had in hand: see once the present is in
             while not self.stop.is_set() and (in_hand or not self._done()):
@@ -277,6 +291,7 @@ class AccountBot(Run):
         finally:
             if stream is not None:
                 stream.close()
+        self._pause()
         self._wait_for_games()
         self._client.close()
         status = self.conclude()
@@ -320,11 +335,50 @@ class AccountBot(Run):
         kind = "bot account" if account.get("bot") else "account"
         log.info("playing as the %s %s (%s)", kind, self.me, credential.get("kind", "token"))
 
+    def _join(self) -> None:
+        """``--tournament``: enter it (or come back after a pause)."""
+        if self.tournament is None:
+            return
+        try:
+            entered = self._client.tournaments.join(self.tournament)
+        except REFUSED as refusal:
+            raise Refused(f"tournament {self.tournament}: {refusal}") from refusal
+        who = entered["player"]
+        log.info("tournament %s: in, as %s; its pairings are played as they come", self.tournament, who)
+
+    def _tournament_over(self) -> bool:
+        """Whether the tournament is over (its status read again every :data:`TOURNAMENT_EVERY` s)."""
+        assert self.tournament is not None
+        if time.monotonic() >= self._tournament_read_at:
+            self._tournament_read_at = time.monotonic() + TOURNAMENT_EVERY
+            try:
+                status = self._client.tournaments.get(self.tournament)["status"]
+            except TRANSIENT as error:
+                log.warning("tournament %s: %s", self.tournament, error)
+                return False
+            if status != self._tournament_status:
+                log.info("tournament %s: %s", self.tournament, status)
+            self._tournament_status = status
+        return self._tournament_status in OVER
+
+    def _pause(self) -> None:
+        """A run stopped before its tournament is over pauses its entry (withdraws it)."""
+        if self.tournament is None or not self.stop.is_set() or self._tournament_status in OVER:
+            return
+        try:
+            self._client.tournaments.withdraw(self.tournament)
+        except GinClientError as error:
+            log.warning("tournament %s: could not pause (%s)", self.tournament, error)
+            return
+        log.info("tournament %s: paused (run again with --tournament to come back)", self.tournament)
+
     def _done(self) -> bool:
-        """Whether the run has done what it was asked: the plan's challenges answered and their games
-        over; accepting only, ``games`` games over."""
+        """Whether the run has done what it was asked: the tournament over and its games too; the plan's
+        challenges answered and their games over; accepting only, ``games`` games over."""
         if self._running():
             return False
+        if self.tournament is not None:
+            return self._tournament_over()
         if self.plan is not None:
             return bool(self.plan.games) and self._sent >= self.plan.games and not self._sent_open
         return bool(self.games) and self.tally.started >= self.games

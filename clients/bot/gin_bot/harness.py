@@ -10,6 +10,7 @@ and answers with one element of ``view["legal_actions"]``, as is. ``gin-bot run`
     gin-bot run my_bot:choose --bot expert --rated --player-token …   # rated, against a house bot
     GIN_TOKEN=… gin-bot run my_bot:choose --account --accept-family standard   # a bot account at work
     GIN_TOKEN=… gin-bot run my_bot:choose --challenge bot-expert --games 10 --rated   # challenges sent
+    GIN_TOKEN=… gin-bot run my_bot:choose --tournament ID    # join a tournament, play its pairings
 
 Each match is played to ``match_over`` through the SDK (If-Match and Idempotency-Key on every move, one
 event stream a game, held open while the opponent thinks). By default the bot can never break a game: an
@@ -21,14 +22,14 @@ opponent that sits on its move is claimed once the service allows it. ``--result
 line for each finished game (:func:`~gin_bot.play.record_of`).
 
 How a seat is found is a :class:`Seating` (:class:`AgainstBot`, :class:`Host`, :class:`Join`,
-:class:`Seeking`), or the account's challenges (``--account``, ``--challenge``:
-:mod:`gin_bot.botaccount`, with the account's API token from ``GIN_TOKEN`` or ``--token-file``). A
-player's token (``--player-token`` or ``GIN_PLAYER_TOKEN``; an account's session or API token too) makes
-every game of the run that player's, in the other modes: they count in its profile, and with ``--rated``
-(a preset without options) in its rating — against a house bot, a person or in the lobby. ``--seek``
-needs a player: without a token a new one named ``--name`` is made for the run. Each ``--seek`` game is a
-quick match in the lobby — paired at once with a waiting seek, or waiting until someone takes the bot's.
-Only what the service would refuse is refused up front: ``--rated`` without a player (but for
+:class:`Seeking`), or the account's challenges and tournaments (``--account``, ``--challenge``,
+``--tournament``: :mod:`gin_bot.botaccount`, with the account's API token from ``GIN_TOKEN`` or
+``--token-file``). A player's token (``--player-token`` or ``GIN_PLAYER_TOKEN``; an account's session or API
+token too) makes every game of the run that player's, in the other modes: they count in its profile, and
+with ``--rated`` (a preset without options) in its rating — against a house bot, a person or in the lobby.
+``--seek`` needs a player: without a token a new one named ``--name`` is made for the run. Each ``--seek``
+game is a quick match in the lobby — paired at once with a waiting seek, or waiting until someone takes the
+bot's. Only what the service would refuse is refused up front: ``--rated`` without a player (but for
 ``--seek``), and ``--rated`` with ``--join`` (the host decides); and what would otherwise be ignored.
 
 Exit statuses: 0 every match was played to its end; 1 some could not be (``errors`` in the summary, or
@@ -456,6 +457,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--games games and play them (with --account: also accept challenges)",
     )  # fmt: skip
     run.add_argument(
+        "--tournament", metavar="ID",
+        help="as the account, join this tournament and play its pairings until it is over (with --account: "
+        "also accept challenges); Ctrl-C pauses",
+    )  # fmt: skip
+    run.add_argument(
         "--player-token",
         metavar="TOKEN",
         help="play as this player (GIN_PLAYER_TOKEN): the games count for it (--seek without: a new one)",
@@ -608,7 +614,7 @@ def main(argv: list[str] | None = None) -> int:
         with printing:
             print(code, flush=True)
 
-    account = args.account or args.challenge is not None
+    account = args.account or args.challenge is not None or args.tournament is not None
     token = args.player_token or os.environ.get("GIN_PLAYER_TOKEN") or None
     try:
         if (args.games is not None and args.games < 0) or (
@@ -621,7 +627,12 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError("the --accept-… options say which challenges --account accepts: add --account")
         if account:
             if args.bot is not None or args.host or args.join is not None or args.seek:
-                raise ValueError("--challenge plays the account's games: no --bot, --host, --join or --seek")
+                raise ValueError(
+                    "--challenge and --tournament play the account's games: no --bot, --host, --join or "
+                    "--seek"
+                )
+            if args.tournament is not None and args.challenge is not None:
+                raise ValueError("--tournament plays the tournament's pairings: no --challenge")
             accept, plan = account_settings(args)
             token = account_token(args)
         else:
@@ -679,7 +690,9 @@ def main(argv: list[str] | None = None) -> int:
     if account:
         games = (args.games or 0) if plan is None else 0
         max_games = args.concurrency or DEFAULT_MAX_GAMES
-        harness = AccountBot(settings, accept=accept, plan=plan, games=games, max_games=max_games)
+        harness = AccountBot(
+            settings, accept=accept, plan=plan, games=games, max_games=max_games, tournament=args.tournament
+        )
     else:
         games = 1 if args.games is None else args.games
         harness = Harness(settings, seating, games=games, concurrency=args.concurrency or 1)

@@ -137,9 +137,9 @@ def render_challenges(screen: Screen, name: str, listing: Mapping[str, Sequence[
             cells.append(
                 {
                     "id": str(row.get("id", "?")),
-                    "who": _fit(str(who.get("name") or "?") + mark, 13),
-                    "rules": _fit(rules_words(row.get("rules") or {}), 14),
-                    "clock": _fit(clock_words(row.get("clock")).removeprefix("clock "), 9),
+                    "who": fit(str(who.get("name") or "?") + mark, 13),
+                    "rules": fit(rules_words(row.get("rules") or {}), 14),
+                    "clock": fit(clock_words(row.get("clock")).removeprefix("clock "), 9),
                     "rated": "rated" if row.get("rated") else "casual",
                     "sent": ago(row.get("created")).removesuffix(" ago"),
                     "left": until(row.get("expires")),
@@ -150,10 +150,10 @@ def render_challenges(screen: Screen, name: str, listing: Mapping[str, Sequence[
         render_rows(screen, title, CHALLENGE_ROW, header, cells, empty=empty, footer=footer)
 
 
-def _fit(text: str, width: int) -> str:
+def fit(text: str, width: int) -> str:
     """``text`` cut to ``width`` columns (an ellipsis says it was).
 
-    >>> _fit("standard target=50", 14), _fit("Bob", 14)
+    >>> fit("standard target=50", 14), fit("Bob", 14)
     ('standard targ…', 'Bob')
     """
     return text if len(text) <= width else text[: width - 1] + "…"

@@ -3,9 +3,10 @@ has the command carried out by its group and turns what went wrong into an exit 
 
 Each group of commands has a module, whose class carries out each command in the method named after it:
 ``commands_play`` (play, host, join, resume, show, act, resign, abort, rematch), ``commands_account``
-(signup, login, logout, passwd, whoami, sessions, token), ``commands_challenge`` (challenge,
-challenges), ``commands_people`` (lobby, seek, accept, watch, profile, leaderboard), ``commands_records``
-(games, export, replay, review) and ``commands_reference`` (analyze, rules, bots).
+(signup, login, logout, passwd, whoami, sessions, token), ``commands_challenge`` (challenge, challenges),
+``commands_tournament`` (tournaments, tournament), ``commands_people`` (lobby, seek, accept, watch, profile,
+leaderboard), ``commands_records`` (games, export, replay, review) and ``commands_reference`` (analyze,
+rules, bots).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from . import (
     commands_play,
     commands_records,
     commands_reference,
+    commands_tournament,
 )
 from .challenges import reasons_help
 from .context import Connection, Output, PlayerCommands
@@ -140,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     account_commands(commands, common)
     challenge_commands(commands, common, rules_options)
+    tournament_commands(commands, common, rules_options)
     seek = commands.add_parser(
         "seek", parents=[common], help="quick match: play the next player who seeks the same game"
     )
@@ -315,6 +318,66 @@ def challenge_commands(
     cancel.add_argument("challenge_id", metavar="ID", help=which)
 
 
+TOURNAMENT_HELP = """\
+Tournaments: arenas (a fixed time; players are paired again as soon as they are
+free), Swiss (a number of rounds, everyone paired each round) and round robins
+(everyone meets everyone). create makes one (you organise it); join enters it and
+PLAYS: each match paired for you is played here, one after another, with the
+standings between them, until the tournament is over (Ctrl-C pauses: join again
+to come back; quit in a game leaves it for gin resume, and pauses too). show
+reads one (its standings, the games to watch); pause leaves before the start,
+pauses an arena, withdraws from a Swiss or round robin."""
+
+
+def tournament_commands(
+    commands: Any, common: argparse.ArgumentParser, rules_options: Callable[[argparse.ArgumentParser], None]
+) -> None:
+    """``gin tournaments`` and ``gin tournament create|join|show|pause``."""
+    commands.add_parser(
+        "tournaments", parents=[common], help="the tournaments: upcoming, running and recently finished"
+    )
+    tournament = commands.add_parser(
+        "tournament", parents=[common], description=TOURNAMENT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        help="create, join (and play), show or pause a tournament",
+    )  # fmt: skip
+    actions = tournament.add_subparsers(dest="tournament_command", metavar="ACTION", required=True)
+    which = "the tournament's id, as gin tournaments lists it"
+    create = actions.add_parser("create", parents=[common], help="a new tournament, organised by you")
+    create.add_argument("name", help="its name, as lists show it")
+    create.add_argument("--format", required=True, choices=("arena", "swiss", "round-robin"),
+                        help="arena (--minutes), swiss (--rounds) or round-robin")  # fmt: skip
+    create.add_argument("--minutes", type=float, metavar="M", help="an arena: how long it lasts")
+    create.add_argument("--rounds", type=int, metavar="N", help="a Swiss: its rounds")
+    create.add_argument(
+        "--round-interval", type=int, metavar="SECONDS",
+        help="a Swiss: seconds from a round's end to the next (default: you start each)",
+    )  # fmt: skip
+    rules_options(create)
+    create.add_argument("--starts-in", type=float, metavar="SECONDS",
+                        help="seconds from now to its start (default 60)")  # fmt: skip
+    create.add_argument("--bots", action="store_true", help="bot accounts may join")
+    create.add_argument("--private", action="store_true", help="not listed: joined with its entry code")
+    create.add_argument("--min-rated-games", type=int, metavar="N",
+                        help="rated matches of its rules a player must have played to join")  # fmt: skip
+    create.add_argument("--no-berserk", action="store_true", help="an arena: nobody may berserk")
+    create.add_argument("--duplicate", action="store_true",
+                        help="a round robin of bots: each pairing plays twice on the same deals")  # fmt: skip
+    create.add_argument("--description", metavar="TEXT", help="a few words about it")
+    join = actions.add_parser(
+        "join", parents=[common], help="enter a tournament (or come back) and play its pairings here"
+    )
+    join.add_argument("tournament_id", metavar="ID", help=which)
+    join.add_argument("--code", metavar="CODE", help="a private tournament's entry code")
+    show = actions.add_parser("show", parents=[common], help="a tournament: its standings and games in play")
+    show.add_argument("tournament_id", metavar="ID", help=which)
+    show.add_argument("--page", type=int, default=1, metavar="N", help="the page of the standings")
+    pause = actions.add_parser(
+        "pause", parents=[common], help="pause in an arena, withdraw from a Swiss or round robin, or leave"
+    )
+    pause.add_argument("tournament_id", metavar="ID", help=which)
+
+
 GAME_ID_ARG = re.compile(r"-[A-Za-z0-9_-]{7,63}(:[A-Za-z0-9_-]+)?")
 """A game id or invitation that begins with a dash (base64url text may): not an option."""
 
@@ -322,6 +385,8 @@ VALUE_OPTIONS = {
     "--server", "--rules", "--option", "-o", "--name", "--seed", "--bot", "--game",
     "--clock", "--min-rating", "--max-rating", "--family", "--limit",
     "--since", "--until", "--opponent", "--result", "--scope", "--session", "--reason", "--wait",
+    "--format", "--minutes", "--rounds", "--round-interval", "--starts-in", "--min-rated-games",
+    "--description", "--code", "--page",
 }  # fmt: skip
 
 
@@ -360,7 +425,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run ``gin``; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(protect_ids(parser, sys.argv[1:] if argv is None else list(argv)))
-    for name in ("game_id", "invitation", "seek_id", "challenge_id", "opponent", "name"):
+    for name in ("game_id", "invitation", "seek_id", "challenge_id", "opponent", "name", "tournament_id"):
         if isinstance(getattr(args, name, None), str):
             setattr(args, name, getattr(args, name).strip())
     json_mode = bool(getattr(args, "json", False))
@@ -417,6 +482,7 @@ PLAYER_GROUPS: dict[str, type[PlayerCommands]] = {
     **dict.fromkeys(commands_challenge.COMMANDS, commands_challenge.ChallengeCommands),
     **dict.fromkeys(commands_people.COMMANDS, commands_people.PeopleCommands),
     **dict.fromkeys(commands_records.COMMANDS, commands_records.RecordsCommands),
+    **dict.fromkeys(commands_tournament.COMMANDS, commands_tournament.TournamentCommands),
 }
 """The groups of commands that act for the player, each under the names of its commands."""
 

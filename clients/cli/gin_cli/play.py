@@ -83,6 +83,7 @@ class GameSession:
         *,
         json_mode: bool = False,
         event_wait: float = EVENT_WAIT,
+        offer_rematch: bool = True,
     ) -> None:
         self.seat = seat
         self.screen = screen
@@ -90,6 +91,7 @@ class GameSession:
         self.game = game
         self.json_mode = json_mode
         self.event_wait = event_wait
+        self.offer_rematch = offer_rematch  # not in a tournament: its next match is paired by the director
         self.cursor: str | None = None
         self.names = ["Player 1", "Player 2"]
         self._seen: tuple[Any, int] = (None, 0)  # (hand number, history entries already told)
@@ -187,8 +189,10 @@ class GameSession:
             return False
 
     def after_match(self, view: dict[str, Any]) -> Game | None:
-        """Offer a rematch (not with ``--json``): the rematch's game once it starts, else None."""
-        if self.json_mode or not any(a.get("type") == "rematch" for a in view.get("legal_actions") or []):
+        """Offer a rematch (not with ``--json``, nor in a tournament): the rematch's game once it starts,
+        else None."""
+        offered = any(a.get("type") == "rematch" for a in view.get("legal_actions") or [])
+        if self.json_mode or not self.offer_rematch or not offered:
             return None
         seat = int(view.get("seat") or 0)
         opponent = self.names[1 - seat]

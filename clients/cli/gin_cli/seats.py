@@ -47,12 +47,14 @@ class Seats:
     ) -> None:
         """Save a seat just taken (``gin resume`` comes back to it) and say so: ``text``, or with
         ``--json`` a line ``{"type": kind, "game_id", "seat"}`` (and the invitation, when there is one).
-        ``name``: the player's name at the table, as given."""
+        ``name``: the player's name at the table, as given. A seat played with the login's own token (an
+        account's game) is saved without it: ``gin resume`` plays it with the login's."""
+        client = self.connection.client
         self.game = SavedGame(
             game_id=seat.game_id,
-            server=self.connection.client.server,
+            server=client.server,
             seat=seat.seat if seat.seat is not None else 0,
-            token=seat.token or "",
+            token="" if seat.token == client.token else seat.token or "",
             opponent=opponent,
             name=name,
             invitation=invitation,
@@ -66,9 +68,9 @@ class Seats:
         else:
             self.out.screen.line(text)
 
-    def matched(self, game: Game, *, name: str = "") -> int:
+    def matched(self, game: Game, *, name: str = "", rematch: bool = True) -> int:
         """Play a game someone else started with us, or we with them (a seek taken, a challenge
-        accepted); ``game`` holds its full view."""
+        accepted, a tournament's pairing: no ``rematch`` offered); ``game`` holds its full view."""
         view = plain(game.view)
         seat = game.seat or 0
         opponent = player_names(view)[1 - seat]
@@ -76,14 +78,21 @@ class Seats:
         bot = str(players[1 - seat].get("bot") or "") if len(players) == 2 else ""
         said = f"Playing {opponent}: game {game.game_id} (quit leaves; gin resume comes back)."
         self.take_seat(game, "matched", said, opponent=bot, name=name)
-        return self.play(game, fetch=False)
+        return self.play(game, fetch=False, rematch=rematch)
 
-    def play(self, seat: Game, *, fetch: bool) -> int:
+    def play(self, seat: Game, *, fetch: bool, rematch: bool = True) -> int:
         """Play ``seat`` from its view (``fetch``: read the full view first), and the rematches the
-        player asks for at the end."""
+        player asks for at the end (``rematch``: offered)."""
         while True:
             assert self.game is not None
-            session = GameSession(seat, self.out.screen, self.saved, self.game, json_mode=self.out.json_mode)
+            session = GameSession(
+                seat,
+                self.out.screen,
+                self.saved,
+                self.game,
+                json_mode=self.out.json_mode,
+                offer_rematch=rematch,
+            )
             status = session.run(None if fetch else plain(seat.view))
             if session.rematch is None:
                 return status

@@ -14,18 +14,18 @@ It depends on ``requests`` only and imports nothing of the service. Modules: ``t
 :class:`Client`, which gives itself — its Requestor and its token — to a resource client per part of the
 API), ``resource`` (what the resource clients share), the resource clients' modules: ``games``
 (``client.games``), ``people`` (``client.players`` and ``client.lobby``, with a :class:`Player` and a
-:class:`Seek` of the lobby), ``account`` (``client.account``, and the resuming
-:class:`AccountStream`), ``challenges`` (``client.challenges``, a :class:`Challenge` sent, the helpers of
-its requests), ``archive`` (``client.archive``: finished matches, a player's games page after page, the NDJSON
-export, their filters), ``reviews`` (``client.reviews``: a finished match's review asked for, read,
-waited for), ``service`` (``client.service``: rules, bots, analysis, health); and ``game`` (a
-:class:`Game` as one seat sees it: view, moves, If-Match), ``events`` (the resuming :class:`EventFeed`,
-and what every stream the SDK follows shares), ``bodies`` (the pure helpers of request bodies), ``errors``
-(an exception class per error code: those written by hand in ``api_errors``, every other code's in
-``_codes``), ``models`` (the JSON bodies as TypedDicts, from ``_models``). ``_codes`` and ``_models`` are
-generated from the service's OpenAPI document by clients/generate.py (``make openapi``). The resource
-clients' classes are reached as the client's attributes (their modules name them:
-``ginrummy_client.games.Games``).
+:class:`Seek` of the lobby), ``account`` (``client.account``, and the resuming :class:`AccountStream`),
+``challenges`` (``client.challenges``, a :class:`Challenge` sent, the helpers of its requests),
+``tournaments`` (``client.tournaments``: arenas, Swiss and round robins, and the resuming
+:class:`TournamentStream`), ``archive`` (``client.archive``: finished matches, a player's games page after
+page, the NDJSON export, their filters), ``reviews`` (``client.reviews``: a finished match's review asked
+for, read, waited for), ``service`` (``client.service``: rules, bots, analysis, health); and ``game`` (a
+:class:`Game` as one seat sees it: view, moves, If-Match), ``events`` (the resuming :class:`EventFeed`, and
+what every stream the SDK follows shares), ``bodies`` (the pure helpers of request bodies), ``errors`` (an
+exception class per error code: those written by hand in ``api_errors``, every other code's in ``_codes``),
+``models`` (the JSON bodies as TypedDicts, from ``_models``). ``_codes`` and ``_models`` are generated from
+the service's OpenAPI document by clients/generate.py (``make openapi``). The resource clients' classes are
+reached as the client's attributes (their modules name them: ``ginrummy_client.games.Games``).
 None calls another's private methods; ``client`` imports the resource clients' modules, they import
 ``game``, ``game`` and ``account`` import ``events``, all of them ``transport`` — never back.
 """
@@ -46,9 +46,14 @@ from .errors import (
     BadCard,
     BadCredentials,
     BadCursor,
+    BadEntryCode,
     BadFilter,
     BadRequest,
     BadRules,
+    BadTournament,
+    BerserkNotAllowed,
+    BotsNotAllowed,
+    BotsOnly,
     BotsUnavailable,
     CannotUndo,
     ChallengeClosed,
@@ -71,6 +76,8 @@ from .errors import (
     NameReserved,
     NameTaken,
     NotArchived,
+    NotEnoughRatedGames,
+    NotEntered,
     NotFound,
     NothingToClaim,
     NothingToDo,
@@ -102,6 +109,10 @@ from .errors import (
     TokenScope,
     TooEarly,
     TooManyGames,
+    TooManyTournaments,
+    TournamentNotFound,
+    TournamentOver,
+    TournamentStarted,
     Unauthorized,
     UndoNotAllowed,
     UnknownBot,
@@ -129,6 +140,7 @@ from .models import (
     Clock,
     Created,
     CreatedToken,
+    Entered,
     Event,
     EventsPage,
     HandRecord,
@@ -141,6 +153,7 @@ from .models import (
     MatchExport,
     MatchResult,
     MoveResult,
+    Pairing,
     PlayerGame,
     PlayerGamesPage,
     Problem,
@@ -161,10 +174,16 @@ from .models import (
     SeekInfo,
     SessionInfo,
     ShownRating,
+    Standing,
     TokenInfo,
+    Tournament,
+    TournamentCreated,
+    TournamentInfo,
+    TournamentList,
     View,
 )
 from .people import Player, Seek
+from .tournaments import TournamentEvent, TournamentStream
 from .transport import Requestor
 
 __all__ = [
@@ -302,6 +321,26 @@ __all__ = [
     "ValidationError",
     "View",
     "WaitingForOpponent",
+    "BadEntryCode",
+    "BadTournament",
+    "BerserkNotAllowed",
+    "BotsNotAllowed",
+    "BotsOnly",
+    "Entered",
+    "NotEnoughRatedGames",
+    "NotEntered",
+    "Pairing",
+    "Standing",
+    "TooManyTournaments",
+    "Tournament",
+    "TournamentCreated",
+    "TournamentEvent",
+    "TournamentInfo",
+    "TournamentList",
+    "TournamentNotFound",
+    "TournamentOver",
+    "TournamentStarted",
+    "TournamentStream",
     "is_play",
     "listed",
     "parse_invitation",

@@ -19,17 +19,23 @@ from .api_errors import (
 __all__ = [
     "AccountExists",
     "AccountHasGames",
+    "AccountRequired",
     "AlreadyBot",
     "ArchiveUnavailable",
     "BadAction",
     "BadCard",
     "BadCredentials",
     "BadCursor",
+    "BadEntryCode",
     "BadFilter",
     "BadIdempotencyKey",
     "BadIfMatch",
     "BadInvitation",
     "BadRules",
+    "BadTournament",
+    "BerserkNotAllowed",
+    "BotsNotAllowed",
+    "BotsOnly",
     "BotsUnavailable",
     "CannotUndo",
     "ChallengeNotFound",
@@ -49,8 +55,11 @@ __all__ = [
     "MethodNotAllowed",
     "NameReserved",
     "NameTaken",
+    "NoRematch",
     "NotAcceptable",
     "NotArchived",
+    "NotEnoughRatedGames",
+    "NotEntered",
     "NotOver",
     "NotYourTurn",
     "NothingToClaim",
@@ -76,6 +85,10 @@ __all__ = [
     "TokenScope",
     "TooManyGames",
     "TooManyRequests",
+    "TooManyTournaments",
+    "TournamentNotFound",
+    "TournamentOver",
+    "TournamentStarted",
     "UndoNotAllowed",
     "UnknownBot",
     "UnknownPlayer",
@@ -96,6 +109,12 @@ class AccountHasGames(Conflict):
     """409: Only an account that has not played a game may become a bot account."""
 
     codes = ("account_has_games",)
+
+
+class AccountRequired(Unauthorized):
+    """401: Tournaments are for accounts: sign in first."""
+
+    codes = ("account_required",)
 
 
 class AlreadyBot(Conflict):
@@ -134,6 +153,12 @@ class BadCursor(ValidationError):
     codes = ("bad_cursor",)
 
 
+class BadEntryCode(Forbidden):
+    """403: That private tournament needs its entry code."""
+
+    codes = ("bad_entry_code",)
+
+
 class BadFilter(ValidationError):
     """422: Those filters cannot be used."""
 
@@ -162,6 +187,30 @@ class BadRules(ValidationError):
     """422: Those rules cannot be played."""
 
     codes = ("bad_rules",)
+
+
+class BadTournament(ValidationError):
+    """422: Those tournament settings do not fit together."""
+
+    codes = ("bad_tournament",)
+
+
+class BerserkNotAllowed(Conflict):
+    """409: You cannot berserk in this game now."""
+
+    codes = ("berserk_not_allowed",)
+
+
+class BotsNotAllowed(Forbidden):
+    """403: Bot accounts may not join that tournament."""
+
+    codes = ("bots_not_allowed",)
+
+
+class BotsOnly(Forbidden):
+    """403: That tournament is for bots only."""
+
+    codes = ("bots_only",)
 
 
 class BotsUnavailable(ServiceUnavailable):
@@ -260,6 +309,12 @@ class NameTaken(Conflict):
     codes = ("name_taken",)
 
 
+class NoRematch(Conflict):
+    """409: A tournament's game has no rematch: your next game comes by itself."""
+
+    codes = ("no_rematch",)
+
+
 class NotAcceptable(ApiError):
     """406: The service cannot answer in the form asked for."""
 
@@ -270,6 +325,18 @@ class NotArchived(NotFound):
     """404: That match is not in the archive yet: it is still being played, or it ended a moment ago."""
 
     codes = ("not_archived",)
+
+
+class NotEnoughRatedGames(Forbidden):
+    """403: You need more rated games to join that tournament."""
+
+    codes = ("not_enough_rated_games",)
+
+
+class NotEntered(Conflict):
+    """409: You are not in that tournament."""
+
+    codes = ("not_entered",)
 
 
 class NotOver(Conflict):
@@ -414,6 +481,30 @@ class TooManyRequests(RateLimited):
     """429: Too many requests just now: wait a moment and try again."""
 
     codes = ("too_many_requests",)
+
+
+class TooManyTournaments(RateLimited):
+    """429: You have created as many tournaments as you may today."""
+
+    codes = ("too_many_tournaments",)
+
+
+class TournamentNotFound(NotFound):
+    """404: There is no such tournament."""
+
+    codes = ("tournament_not_found",)
+
+
+class TournamentOver(Conflict):
+    """409: That tournament is over."""
+
+    codes = ("tournament_over",)
+
+
+class TournamentStarted(Conflict):
+    """409: That tournament has started: it is too late for that."""
+
+    codes = ("tournament_started",)
 
 
 class UndoNotAllowed(Conflict):

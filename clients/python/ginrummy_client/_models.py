@@ -23,6 +23,7 @@ __all__ = [
     "ArchiveStatus",
     "ArchivedMatch",
     "Arrangement",
+    "BerserkEvent",
     "Bonuses",
     "BotAccount",
     "BotInfo",
@@ -59,11 +60,13 @@ __all__ = [
     "DrawAction",
     "DrawEvent",
     "DrawMove",
+    "Entered",
     "Estimate",
     "Event",
     "EventLine",
     "EventsPage",
     "ExportClock",
+    "ExportTournament",
     "ExportedSeat",
     "FamilyRating",
     "FinishedGame",
@@ -114,11 +117,14 @@ __all__ = [
     "Move",
     "MoveResult",
     "Moved",
+    "MyEntry",
     "OpenSeek",
     "Opponent",
     "OpponentGone",
     "Outcome",
     "OwnHand",
+    "Pairing",
+    "PairingEvent",
     "PassAction",
     "PassEvent",
     "PassMove",
@@ -143,6 +149,8 @@ __all__ = [
     "RematchEvent",
     "RematchOfferedEvent",
     "ResignAction",
+    "ResultEvent",
+    "ResultLine",
     "Review",
     "ReviewBody",
     "ReviewEstimate",
@@ -174,6 +182,9 @@ __all__ = [
     "ShownRating",
     "Shuffle",
     "SignedOut",
+    "Standing",
+    "StandingsEvent",
+    "StandingsPage",
     "StartedGame",
     "StreamError",
     "TableSeat",
@@ -181,9 +192,20 @@ __all__ = [
     "TokenCreated",
     "TokenInfo",
     "Tokens",
+    "Tournament",
+    "TournamentCreated",
+    "TournamentEvent",
+    "TournamentEvents",
+    "TournamentGames",
+    "TournamentInfo",
+    "TournamentList",
+    "TournamentResults",
+    "TournamentSettings",
+    "TournamentStreamLine",
     "UndoEvent",
     "ValidationMessages",
     "View",
+    "ViewTournament",
 ]
 
 
@@ -455,6 +477,8 @@ class FinishedGame(TypedDict):
     result: Literal["won", "lost", "drawn", "aborted"]
     rules: Rules
     seat: int
+    #: The tournament the game is played in (null: none)
+    tournament: str | None
     winner: int | None
 
 
@@ -478,6 +502,8 @@ class StartedGame(TypedDict):
     rated: bool
     rules: Rules
     seat: int
+    #: The tournament the game is played in (null: none)
+    tournament: str | None
 
 
 class GameStartEvent(TypedDict):
@@ -513,6 +539,8 @@ class AccountGame(TypedDict):
     players: list[Player]
     rated: bool
     seat: int
+    #: The tournament the game is played in (null: none)
+    tournament: str | None
     version: int
     your_move: bool
 
@@ -890,6 +918,14 @@ class ExportClock(TypedDict):
     per_move: int | None
 
 
+class ExportTournament(TypedDict):
+    """The tournament a match was played in."""
+
+    #: By seat: whether it berserked (an arena's)
+    berserk: list[bool]
+    id: str
+
+
 class ExportedSeat(TypedDict):
     bot: NotRequired[str]
     name: str | None
@@ -992,11 +1028,22 @@ class MatchExport(TypedDict):
     started_at: str
     #: By seat: the match's statistics
     stats: list[SeatStats]
+    #: The tournament it was played in (absent: none)
+    tournament: NotRequired[ExportTournament]
     #: The format's version: 1
     version: int
 
 
 ArchivedMatch: TypeAlias = MatchExport | ImportedMatch
+
+
+class BerserkEvent(TypedDict):
+    """A seat berserked (a tournament's arena, before its first move): half its bank, no increment; a win
+    scores one point more."""
+
+    id: str
+    seat: int
+    type: Literal["berserk"]
 
 
 class FamilyRating(TypedDict):
@@ -1219,6 +1266,7 @@ Event: TypeAlias = (
     | UndoEvent
     | RematchOfferedEvent
     | RematchEvent
+    | BerserkEvent
 )
 """One of these, told apart by ``type``."""
 
@@ -1289,6 +1337,17 @@ class TableSeat(TypedDict):
     #: Its cards anyone has seen it take from the pile, or lay down
     known_cards: list[str]
     seat: int
+
+
+class ViewTournament(TypedDict):
+    """A tournament's match, as its view tells it."""
+
+    #: By seat: whether it berserked
+    berserk: list[bool]
+    #: The tournament (GET /v1/tournaments/{id})
+    id: str
+    #: POST …/berserk would be accepted from this seat now
+    may_berserk: bool
 
 
 class View(TypedDict):
@@ -1363,6 +1422,8 @@ class View(TypedDict):
     #: Per seat: hands won, gins, knocks, …; in GET views only (not ?omit=stats)
     stats: NotRequired[list[SeatStats]]
     stock_size: int
+    #: The tournament the match is played in (null: none)
+    tournament: ViewTournament | None
     #: Seat to act; null: between hands (either human may deal) or all over
     turn: int | None
     #: Also the ETag; send it back in If-Match
@@ -1432,6 +1493,12 @@ class CreatedGame(TypedDict):
     view: View
 
 
+class Entered(TypedDict):
+    active: bool
+    player: str
+    tournament: str
+
+
 class Estimate(TypedDict):
     action: Action
     explanation: str
@@ -1466,6 +1533,7 @@ EventLine: TypeAlias = (
     | UndoEvent
     | RematchOfferedEvent
     | RematchEvent
+    | BerserkEvent
     | OpponentGone
     | KeepAlive
     | StreamError
@@ -1605,6 +1673,15 @@ class Moved(TypedDict):
     view: View
 
 
+class MyEntry(TypedDict):
+    """The caller's entry."""
+
+    active: bool
+    player: str
+    #: The game it plays now in this tournament
+    playing: str | None
+
+
 class OpenSeek(TypedDict):
     #: Unix time, in seconds
     created: float
@@ -1619,6 +1696,41 @@ class OpenSeek(TypedDict):
     #: The owner's rating in the family when it sought (null: unrated)
     rating: int | None
     status: Literal["open"]
+
+
+class Pairing(TypedDict):
+    """Two players' match (or a Swiss bye)."""
+
+    #: Whether each seat berserked
+    berserk: list[bool]
+    #: Whether each seat is a bot (a bye's second: false)
+    bots: list[bool]
+    #: finished, or how the match ended early
+    end_reason: str | None
+    #: The match (null: a bye)
+    game_id: str | None
+    #: Duplicate deals: the pairing whose deals this one plays, seats swapped
+    mirror_of: int | None
+    #: 1, 2, … in the order made
+    number: int
+    #: Once finished
+    outcome: Literal["seat0", "seat1", "drawn", "aborted"] | None
+    #: [seat 0, seat 1]; seat 1 null: a bye
+    players: list[str | None]
+    #: A Swiss or round robin: its round; an arena: its wave
+    round: int
+    #: unscored: still playing when an arena ended (it counts for nothing)
+    status: Literal["playing", "finished", "bye", "unscored"]
+
+
+class PairingEvent(TypedDict):
+    """A match was paired: its game is open (the players learn it as a ``gameStart`` on their account
+    streams too)."""
+
+    #: The event's id: resume after it (?since=)
+    id: str
+    pairing: Pairing
+    type: Literal["pairing"]
 
 
 class PlayerCreated(TypedDict):
@@ -1677,18 +1789,24 @@ class Problem(TypedDict):
     code: Literal[
         "account_exists",
         "account_has_games",
+        "account_required",
         "already_bot",
         "archive_unavailable",
         "bad_action",
         "bad_card",
         "bad_credentials",
         "bad_cursor",
+        "bad_entry_code",
         "bad_filter",
         "bad_idempotency_key",
         "bad_if_match",
         "bad_invitation",
         "bad_request",
         "bad_rules",
+        "bad_tournament",
+        "berserk_not_allowed",
+        "bots_not_allowed",
+        "bots_only",
         "bots_unavailable",
         "cannot_undo",
         "challenge_closed",
@@ -1713,8 +1831,11 @@ class Problem(TypedDict):
         "method_not_allowed",
         "name_reserved",
         "name_taken",
+        "no_rematch",
         "not_acceptable",
         "not_archived",
+        "not_enough_rated_games",
+        "not_entered",
         "not_found",
         "not_over",
         "not_your_turn",
@@ -1747,6 +1868,10 @@ class Problem(TypedDict):
         "too_early",
         "too_many_games",
         "too_many_requests",
+        "too_many_tournaments",
+        "tournament_not_found",
+        "tournament_over",
+        "tournament_started",
         "unauthorized",
         "unavailable",
         "undo_not_allowed",
@@ -1864,6 +1989,49 @@ class RatingHistory(TypedDict):
 class Readiness(TypedDict):
     archive: ArchiveStatus
     status: Literal["ready"]
+
+
+class ResultEvent(TypedDict):
+    """A match of the tournament finished (or, still playing when an arena ended, goes unscored)."""
+
+    #: The event's id: resume after it (?since=)
+    id: str
+    pairing: Pairing
+    type: Literal["result"]
+
+
+class ResultLine(TypedDict):
+    """One line of a tournament's results (NDJSON): a player's final (or current) standing."""
+
+    #: false: paused (an arena) or withdrawn
+    active: bool
+    #: An arena: matches won berserked
+    berserks: NotRequired[int]
+    #: A bot account or a house bot
+    bot: bool
+    #: A Swiss: byes received
+    byes: NotRequired[int]
+    draws: int
+    #: An arena: on a streak (two wins in a row): a win scores double
+    fire: NotRequired[bool]
+    games: int
+    #: A round robin: the 95 % Wilson interval of its score rate, [low, high]
+    interval: NotRequired[list[float]]
+    losses: int
+    #: The performance rating (a tie-break): null without a match
+    performance: float | None
+    player: str
+    #: An arena: its points (2 a win, doubled on fire, +1 berserked); else 1 a win, ½ a draw
+    points: float
+    rank: int
+    #: When it joined
+    rating: float
+    #: An arena: each match's points, in the order they finished
+    sheet: NotRequired[list[int]]
+    #: A Swiss or round robin: the tie-break after points
+    sonneborn_berger: NotRequired[float]
+    tournament: str
+    wins: int
 
 
 class SeatReview(TypedDict):
@@ -2030,6 +2198,110 @@ class SignedOut(TypedDict):
     signed_out: int
 
 
+class Standing(TypedDict):
+    """A player's line of the standings. Members of another format are left out."""
+
+    #: false: paused (an arena) or withdrawn
+    active: bool
+    #: An arena: matches won berserked
+    berserks: NotRequired[int]
+    #: A bot account or a house bot
+    bot: bool
+    #: A Swiss: byes received
+    byes: NotRequired[int]
+    draws: int
+    #: An arena: on a streak (two wins in a row): a win scores double
+    fire: NotRequired[bool]
+    games: int
+    #: A round robin: the 95 % Wilson interval of its score rate, [low, high]
+    interval: NotRequired[list[float]]
+    losses: int
+    #: The performance rating (a tie-break): null without a match
+    performance: float | None
+    player: str
+    #: An arena: its points (2 a win, doubled on fire, +1 berserked); else 1 a win, ½ a draw
+    points: float
+    rank: int
+    #: When it joined
+    rating: float
+    #: An arena: each match's points, in the order they finished
+    sheet: NotRequired[list[int]]
+    #: A Swiss or round robin: the tie-break after points
+    sonneborn_berger: NotRequired[float]
+    wins: int
+
+
+class TournamentSettings(TypedDict):
+    """What the organiser chose. The members of the other formats are null."""
+
+    #: An arena: a person may berserk (half the bank, no increment; a win scores 1 more)
+    berserk: bool
+    #: Bot accounts may join (the organiser may also enter house bots)
+    bots: bool
+    #: Every match's time control (null: none)
+    clock: ChallengeClock | None
+    #: A round robin: each pairing plays two matches on the same deals with the seats swapped (bots only)
+    duplicate: bool
+    #: Rated matches a player must have finished in the rules' family to join
+    min_rated_games: int
+    #: An arena: how long it lasts (at least half a minute)
+    minutes: float | None
+    rated: bool
+    #: A Swiss: seconds between the end of a round and the next (null: the organiser starts each)
+    round_interval: int | None
+    #: A Swiss: its number of rounds
+    rounds: int | None
+    #: The rules every match is played under (a preset, without overrides when rated)
+    rules: RulesIn
+
+
+class Tournament(TypedDict):
+    """A tournament as lists show it."""
+
+    #: An arena: when it ends
+    ends_at: float | None
+    finished_at: float | None
+    format: Literal["arena", "swiss", "round_robin"]
+    id: str
+    name: str
+    #: A Swiss: when the next round is paired (null: by the organiser)
+    next_round_at: float | None
+    organiser: str
+    #: Entries
+    players: int
+    #: Joined with its entry code; not listed
+    private: bool
+    #: A Swiss or round robin: the round paired last (0 before the first)
+    round: int
+    #: A Swiss or round robin: how many rounds it has (a round robin's: once started)
+    rounds: int | None
+    settings: TournamentSettings
+    started_at: float | None
+    #: Unix time, in seconds
+    starts_at: float
+    status: Literal["created", "started", "finished", "canceled"]
+    #: This tournament's path
+    url: str
+
+
+class StandingsEvent(TypedDict):
+    """The standings changed: the top of them, and the tournament's state."""
+
+    #: The event's id: resume after it (?since=)
+    id: str
+    #: The first page
+    standings: list[Standing]
+    tournament: Tournament
+    type: Literal["standings"]
+
+
+class StandingsPage(TypedDict):
+    page: int
+    pages: int
+    #: Best first
+    players: list[Standing]
+
+
 class TokenCreated(TypedDict):
     #: Unix time, in seconds
     created: float
@@ -2045,6 +2317,88 @@ class TokenCreated(TypedDict):
 class Tokens(TypedDict):
     #: Newest first
     tokens: list[ApiToken]
+
+
+class TournamentCreated(TypedDict):
+    #: A private tournament's entry code (shown once; null: public)
+    entry_code: str | None
+    tournament: Tournament
+
+
+TournamentEvent: TypeAlias = StandingsEvent | PairingEvent | ResultEvent
+"""One of these, told apart by ``type``."""
+
+
+class TournamentEvents(TypedDict):
+    """A page of the tournament's events (a long poll of up to ?wait= seconds while there is none)."""
+
+    events: list[TournamentEvent]
+    #: Ask again with ?since= this id
+    last_id: str
+
+
+class TournamentGames(TypedDict):
+    """A tournament's finished matches at once (with Accept: application/x-ndjson, a line each)."""
+
+    #: In the order they finished
+    games: list[ArchivedMatch]
+
+
+class TournamentInfo(TypedDict):
+    """A tournament with a page of its standings, the matches in play (best placed first) and the caller's
+    entry."""
+
+    description: str
+    #: An arena: when it ends
+    ends_at: float | None
+    finished_at: float | None
+    format: Literal["arena", "swiss", "round_robin"]
+    id: str
+    #: The caller's entry (null: not entered, or no account)
+    me: MyEntry | None
+    name: str
+    #: A Swiss: when the next round is paired (null: by the organiser)
+    next_round_at: float | None
+    organiser: str
+    #: Entries
+    players: int
+    #: Matches in play, the best placed players' first (the games to watch)
+    playing: list[Pairing]
+    #: Joined with its entry code; not listed
+    private: bool
+    #: A Swiss or round robin: the round paired last (0 before the first)
+    round: int
+    #: A Swiss or round robin: how many rounds it has (a round robin's: once started)
+    rounds: int | None
+    settings: TournamentSettings
+    standings: StandingsPage
+    started_at: float | None
+    #: Unix time, in seconds
+    starts_at: float
+    status: Literal["created", "started", "finished", "canceled"]
+    #: This tournament's path
+    url: str
+
+
+class TournamentList(TypedDict):
+    #: Upcoming, soonest first
+    created: list[Tournament]
+    #: Finished, newest first
+    finished: list[Tournament]
+    #: Running
+    started: list[Tournament]
+
+
+class TournamentResults(TypedDict):
+    """A tournament's results at once (with Accept: application/x-ndjson, a line each)."""
+
+    #: Best first: final once it is over
+    players: list[Standing]
+    tournament: str
+
+
+TournamentStreamLine: TypeAlias = StandingsEvent | PairingEvent | ResultEvent | KeepAlive | StreamError
+"""One of these, told apart by ``type``."""
 
 
 # The SDK's own names of components (clients/generate.py's SDK_MODEL_NAMES).

@@ -107,13 +107,19 @@ def read_pages(
             return
 
 
-def read_exports(
-    requestor: Requestor, path: str, query: Mapping[str, Any], token: str | None = None
-) -> Generator[ArchivedMatch, None, None]:
-    """The export documents of the NDJSON answer at ``path``, one a line, as they arrive. The stream's
-    last line may be an error (the service's database failed after the answer began): raised as the
-    :class:`ApiError` of its code (:class:`ArchiveUnavailable`); a connection that breaks on the way is
-    :class:`ConnectionFailed`. The connection is released when the iteration ends or is closed."""
+def read_ndjson(
+    requestor: Requestor,
+    path: str,
+    query: Mapping[str, Any],
+    token: str | None = None,
+    *,
+    what: str = "games",
+) -> Generator[dict[str, Any], None, None]:
+    """The objects of the NDJSON answer at ``path`` (an export of games, a tournament's results), one a
+    line, as they arrive. The stream's last line may be an error (the service's database failed after
+    the answer began): raised as the :class:`ApiError` of its code (:class:`ArchiveUnavailable`); a
+    connection that breaks on the way is :class:`ConnectionFailed`, saying how many ``what`` came. The
+    connection is released when the iteration ends or is closed."""
     reply = requestor.request(
         "GET",
         path,
@@ -130,14 +136,22 @@ def read_exports(
                 problem = cast(Problem, item)
                 raise error_from_problem(int(problem.get("status") or 503), problem)
             count += 1
-            yield cast(ArchivedMatch, item)
+            yield item
     except NETWORK_ERRORS as error:
         reason = describe(error)
         raise ConnectionFailed(
-            f"GET {path}: the stream broke after {count} games ({reason})", reason=reason
+            f"GET {path}: the stream broke after {count} {what} ({reason})", reason=reason
         ) from error
     finally:
         reply.response.close()
+
+
+def read_exports(
+    requestor: Requestor, path: str, query: Mapping[str, Any], token: str | None = None
+) -> Generator[ArchivedMatch, None, None]:
+    """The export documents of the NDJSON answer at ``path``, one a line, as they arrive
+    (:func:`read_ndjson`)."""
+    yield from cast(Generator[ArchivedMatch, None, None], read_ndjson(requestor, path, query, token))
 
 
 class Archive(Resource):

@@ -1,12 +1,12 @@
 """The client of the Gin Rummy service's ``/v1`` HTTP API.
 
-A :class:`Client` keeps the caller's token and one :class:`~ginrummy_client.transport.Requestor`, and
-offers the API by resource, as berserk does (lichess-org/berserk): ``client.games``, ``client.players``,
-``client.lobby``, ``client.account``, ``client.challenges``, ``client.archive``, ``client.reviews`` and
-``client.service``, each a small class of its own module. Every request passes through the one
-Requestor (theirs, and those of the games, seeks and event feeds they hand out): it sends the token,
-JSON bodies and an Idempotency-Key on every POST, decodes the answer, turns an error answer into the
-:class:`ApiError` subclass of its code, waits out ``Retry-After`` on 429 and 503, and resends requests
+A :class:`Client` keeps the caller's token and one :class:`~ginrummy_client.transport.Requestor`, and offers
+the API by resource, as berserk does (lichess-org/berserk): ``client.games``, ``client.players``,
+``client.lobby``, ``client.account``, ``client.challenges``, ``client.tournaments``, ``client.archive``,
+``client.reviews`` and ``client.service``, each a small class of its own module. Every request passes
+through the one Requestor (theirs, and those of the games, seeks and event feeds they hand out): it sends
+the token, JSON bodies and an Idempotency-Key on every POST, decodes the answer, turns an error answer into
+the :class:`ApiError` subclass of its code, waits out ``Retry-After`` on 429 and 503, and resends requests
 that are safe to resend after a network error.
 
 The old flat methods (``client.create_game(…)``, ``client.account()``, …) still work for one
@@ -39,6 +39,7 @@ from .people import Lobby, Players
 from .resource import renamed
 from .reviews import Reviews
 from .service import Service
+from .tournaments import Tournaments
 from .transport import Requestor
 
 T = TypeVar("T")
@@ -104,6 +105,8 @@ class Client:
     - ``account``: get, sign_up, sign_in, sign_out, change_password, sessions, create_token, tokens,
       revoke_token, become_bot, stream, events (a page of the stream), games (in play);
     - ``challenges``: create, list, get, accept, decline, cancel;
+    - ``tournaments``: create, list, get (a page of standings), join, withdraw, start, terminate, edit,
+      results, games, stream;
     - ``archive``: finished matches — export, games (a player's), export_games, rating_history;
     - ``reviews``: request, get, wait;
     - ``service``: rules, bots, analyze, health, ready.
@@ -156,6 +159,7 @@ class Client:
         self.lobby = Lobby(self)
         self.account = Account(self)
         self.challenges = Challenges(self)
+        self.tournaments = Tournaments(self)
         self.archive = Archive(self)
         self.reviews = Reviews(self)
         self.service = Service(self)

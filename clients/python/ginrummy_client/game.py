@@ -271,6 +271,11 @@ class Game:
         """Take back this seat's last move of the live hand (games against a bot only)."""
         return self._change("undo", None, None)
 
+    def berserk(self) -> Moved:
+        """In an arena's match that allows it, before this seat's first move: berserk — half the bank and
+        no increment; a win scores one point more (:class:`BerserkNotAllowed` otherwise)."""
+        return self._change("berserk", None, None)
+
     # --- ending the match, and after it --------------------------------------------------------------
 
     def resign(self) -> Moved:

@@ -157,6 +157,10 @@ export class Api {
   async end(gameId, token, type) {
     return this.postMove(gameId, token, "actions", { type }, "*");
   }
+  /** An arena's berserk, before this seat's first move: half its bank, no increment (If-Match as a move). */
+  async berserk(gameId, token, version) {
+    return this.postMove(gameId, token, "berserk", undefined, version);
+  }
   async claimVictory(gameId, token) {
     return (await this.request("POST", `/v1/games/${encodeURIComponent(gameId)}/claim-victory`, { token })).data;
   }
@@ -309,6 +313,31 @@ export class Api {
     const params = new URLSearchParams({ wait: String(wait) });
     if (since) params.set("since", since);
     return (await this.request("GET", `/v1/account/stream?${params}`, { token: playerToken, signal })).data;
+  }
+
+  // --- tournaments ------------------------------------------------------------------------------------------
+  /** The public tournaments: {created (upcoming), started (running), finished}. */
+  async tournaments(signal) {
+    return (await this.request("GET", "/v1/tournaments", { signal })).data;
+  }
+  /** A new tournament (an account's): {tournament, entry_code} — a private one's code, shown this once. */
+  async createTournament(body, playerToken) {
+    return (await this.request("POST", "/v1/tournaments", { body, token: playerToken })).data;
+  }
+  /** A tournament with a page of its standings, its matches in play (`playing`) and the caller's entry (`me`). */
+  async tournament(tournamentId, page, playerToken, signal) {
+    const path = `/v1/tournaments/${encodeURIComponent(tournamentId)}?page=${page}`;
+    return (await this.request("GET", path, { token: playerToken, signal })).data;
+  }
+  /** join (with a private one's `code`), withdraw (an arena's pause), start (the organiser: now, or a Swiss'
+   * next round) or terminate (the organiser). */
+  async tournamentAction(tournamentId, action, playerToken, body) {
+    const path = `/v1/tournaments/${encodeURIComponent(tournamentId)}/${action}`;
+    return (await this.request("POST", path, { token: playerToken, body })).data;
+  }
+  /** The address of a tournament's live stream (Server-Sent Events: EventSource resumes it by itself). */
+  tournamentStreamUrl(tournamentId) {
+    return `${this.server}/v1/tournaments/${encodeURIComponent(tournamentId)}/stream`;
   }
 
   // --- the archive ---------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@
 // (those still open) and, for one that is not open any more, GET /v1/challenges/{id} (how it ended). A
 // missed or unsent event (a challenge declined on another device of the same account) thus costs a
 // little delay, never a wrong box: while something is open, the page looks again at each poll's end.
+// Other pages hear the same stream through listen() (a tournament's page: its player's next game).
 
 import { sessionEnded } from "./account.js";
 import { ApiError, sleep } from "./api.js";
@@ -73,7 +74,14 @@ export class ChallengeBox {
     this.ctx = ctx;
     this.key = null;
     this.stopper = null;
+    this.listeners = new Set(); // other pages' ears on the account stream (a tournament's next game)
     this.reset(null);
+  }
+
+  /** Hear every event of the account stream the box follows (a gameStart…): returns the way to stop. */
+  listen(listener) {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   reset(player) {
@@ -132,6 +140,7 @@ export class ChallengeBox {
       }
       since = page.last_id || since;
       const events = (page.events || []).filter((e) => e.type !== "keepalive");
+      for (const event of events) for (const listener of this.listeners) listener(event);
       if (events.length || this.anyOpen()) await this.sync(signal, events);
     }
   }

@@ -88,6 +88,7 @@ export class GameController {
       confirmClosed: () => this.confirming && this.confirmEnd(null), // Esc, or the dialog gone
       endMatch: (type) => this.endMatch(type),
       rematch: () => this.rematch(),
+      berserk: () => this.berserk(),
       openRematch: (gameId) => this.openRematch(gameId),
       leave: () => this.ui.leave(),
       openHelp: () => this.toggleHelp(true),
@@ -312,7 +313,28 @@ export class GameController {
       connection: this.connection,
       helpOpen: this.helpOpen,
       confirming: this.confirming,
+      tournament: this.tournament(),
+      mayBerserk: Boolean(this.view?.tournament?.may_berserk),
     };
+  }
+
+  /** The tournament this game is played in ({id, name}; the view says which, the page that opened it
+   * its name), or null. */
+  tournament() {
+    const id = this.view?.tournament?.id || this.entry.tournament;
+    return id ? { id, name: this.entry.tournamentName || "" } : null;
+  }
+
+  /** Berserk (POST /v1/games/{id}/berserk, If-Match as a move): half the bank, no increment, a point
+   * more for a win. The view says when it is on offer (`tournament.may_berserk`). */
+  async berserk() {
+    if (!this.view) return;
+    const done = await this.post(() => this.api.berserk(this.entry.gameId, this.entry.token, this.view.version), (err) => {
+      if (!(err instanceof ApiError) || err.code !== "berserk_not_allowed") return false;
+      this.ui.notice(`No berserk: ${err.detail}.`);
+      return true;
+    });
+    if (done) this.ui.notice("Berserk: half your clock and no increment; a win scores one point more.");
   }
 
   render() {
@@ -832,6 +854,9 @@ export class GameController {
     for (const e of events) this.bumpCursor(e.id);
     if (events.some((e) => e.type === "joined" && e.seat !== this.seat)) {
       this.ui.notice(`${events.find((e) => e.type === "joined").name || "Your opponent"} joined the game.`);
+    }
+    if (events.some((e) => e.type === "berserk" && e.seat !== this.seat)) {
+      this.ui.notice(`${this.opponentName()} berserks: half a clock, a point more for a win.`);
     }
     if (events.some((e) => e.type === "rematch_offered" && e.seat !== this.seat)) {
       this.ui.notice(`${this.opponentName()} offers a rematch.`);

@@ -11,6 +11,8 @@
 //   /play/#/watch[/<game id>]                the public games in play; one of them, live (watch.js)
 //   /play/#/challenge[/<name>]               challenge a player or a house bot (challenge.js)
 //   /play/#/security                         the account's sessions, API tokens and password (security.js)
+//   /play/#/tournaments[/<id>]               the tournaments and the form of a new one (tournaments.js); one
+//                                            of them, live, where its player's games open (tournament.js)
 //   ?server=http://host:port                 talk to that service, for this visit only (never remembered:
 //                                            a banner names it on every page, and no password goes there
 //                                            before the person confirms it by name; trust.js)
@@ -29,7 +31,9 @@ import { choosePlayerPage, gamesPage, profilePage } from "./records.js";
 import { securityPage } from "./security.js";
 import { ReplayViewer } from "./replay.js";
 import { settingsFields } from "./settings.js";
-import { siteNav } from "./site.js";
+import { rememberEntryCode, tournamentPage } from "./tournament.js";
+import { tournamentsPage } from "./tournaments.js";
+import { pageHref, siteNav } from "./site.js";
 import * as storage from "./storage.js";
 import { Spectator, watchList } from "./watch.js";
 import { isForeign, normalizeServer, ownService, serverBanner } from "./trust.js";
@@ -173,6 +177,12 @@ const pages = {
   player: () => storage.loadPlayer(server),
   go: (gameId, seat) => ui.open(gameId, seat),
   onChange: () => ui.reload(),
+  announce,
+  /** Go to a tournament's page (a new private one's entry code, shown there once). */
+  openTournament(tournamentId, entryCode) {
+    rememberEntryCode(tournamentId, entryCode);
+    location.hash = pageHref("tournaments", tournamentId);
+  },
 };
 
 // The player's challenges, on every page (it follows whoever is signed in: route() tells it).
@@ -241,6 +251,10 @@ function showPage(path) {
     case "challenge":
       current = challengePage(pages, parts[1] || "");
       document.title = "Gin Rummy — challenge";
+      return;
+    case "tournaments":
+      current = parts[1] ? tournamentPage(pages, parts[1]) : tournamentsPage(pages);
+      document.title = "Gin Rummy — tournaments";
       return;
     case "security":
       current = securityPage(pages);

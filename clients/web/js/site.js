@@ -11,12 +11,13 @@ export function pageHref(...parts) {
 }
 
 /** The links between the pages; `current` is the one on screen ("play", "games", "profile", "challenge",
- * "watch"). */
+ * "tournaments", "watch"). */
 export function siteNav(current, player) {
   const links = [
     ["play", "#/", "Play"],
     ["games", pageHref("games"), player ? "My games" : "Games"],
     ["profile", player ? pageHref("players", player.name) : pageHref("players"), player ? "Profile" : "Players"],
+    ["tournaments", pageHref("tournaments"), "Tournaments"],
     ["watch", pageHref("watch"), "Watch"],
   ];
   if (player) links.splice(3, 0, ["challenge", pageHref("challenge"), "Challenge"]);

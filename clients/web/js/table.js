@@ -13,6 +13,7 @@ import { CARD_KEYS, cardBack, cardFace, cardInline, cardName, cardPoints, cardTe
 import { add, clear, h, showLatest } from "./dom.js";
 import { clockWords } from "./lobby.js";
 import { describeMove, findAction } from "./moves.js";
+import { pageHref } from "./site.js";
 
 export const END_TEXT = {
   knock: "{k} knocked",
@@ -101,10 +102,13 @@ function button(label, action, onclick, { key, primary = false, title, disabled 
  *   shuffle       {verified, commitments}: the fair-shuffle checks and commitments by hand number
  *   inviteLink    the link to send a friend, or null
  *   connection, helpOpen, confirming   the live feed's state; the help open; "resign"/"abort" being asked
+ *   tournament    {id, name} of a tournament's game (after it: back there, no rematch), else null
+ *   mayBerserk    whether to offer berserk (an arena's game, before this seat's first move)
  * `on` is what the player may do, each a callback: act(action), openKnock({gin}), chooseKnockDiscard(card),
  * closeEditor(), editorToggle(card), editorMakeMeld(), editorBreak(index), editorBest(), editorLayOff(index),
  * editorTakeBack(card), editorConfirm(), askHint(), undo(), claimVictory(), confirmEnd(type | null),
- * confirmClosed(), endMatch(type), rematch(), openRematch(gameId), leave(), openHelp(), helpClosed(), notice(text).
+ * confirmClosed(), endMatch(type), rematch(), berserk(), openRematch(gameId), leave(), openHelp(), helpClosed(),
+ * notice(text).
  */
 export function renderGame(root, table, on) {
   const { view, names, yourMove, matchOver, mode, busy, helpOpen, confirming } = table;
@@ -395,7 +399,7 @@ function ginOnOffer(hand, legal) {
   return legal.some((a) => a.type === "knock" && a.discard && after.get(a.discard) === 0);
 }
 
-function actionBar({ view, legal, seat, names, hint, mode, editor, againstBot, claim }, on) {
+function actionBar({ view, legal, seat, names, hint, mode, editor, againstBot, claim, mayBerserk }, on) {
   const bar = h("div", { class: "actions", role: "toolbar", "aria-label": "Moves" });
   const top = (view.discard_pile || []).slice(-1)[0];
   const hinted = hint?.action?.type;
@@ -449,6 +453,9 @@ function actionBar({ view, legal, seat, names, hint, mode, editor, againstBot, c
     const undo = button("Undo", "undo", () => on.undo(), { key: "u", title: "Take back your last move (U)" });
     undo.disabled = !view.can_undo;
     bar.append(undo);
+  }
+  if (mayBerserk) {
+    bar.append(button("Berserk ⚡", "berserk", () => on.berserk(), { title: "Half your clock and no increment, before your first move: a win scores one point more" }));
   }
   if (claim) {
     const opp = names[1 - seat];
@@ -762,11 +769,15 @@ function ratingChange(view, rating) {
 }
 
 /** After the match: the rematch (offer, accept, waiting, open) and a new game. */
-function matchActions({ view, legal, seat, names, againstBot }, { openRematch, rematch: offerRematch, leave }) {
+function matchActions({ view, legal, seat, names, againstBot, tournament }, { openRematch, rematch: offerRematch, leave }) {
   const rematch = view.rematch || {};
   const offered = rematch.offered_by || [];
   const opp = names[1 - seat];
   const actions = h("div", { class: "actions rematch", id: "rematch" });
+  if (tournament) { // its next game is paired there
+    actions.append(h("a", { class: "btn primary", href: pageHref("tournaments", tournament.id), "data-action": "back-to-tournament" }, tournament.name ? `Back to ${tournament.name}` : "Back to the tournament"));
+    return actions;
+  }
   let main = false;
   if (rematch.game_id) {
     actions.append(button("Play the rematch", "open-rematch", () => openRematch(rematch.game_id), { primary: true }));

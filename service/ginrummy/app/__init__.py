@@ -12,7 +12,8 @@ in this order (tests/app/test_architecture.py checks it):
    matches, rating history, reviews;
 3. ``playing`` — a match in play: starting one, moves, reading, clocks and forfeits, events, bot turns;
 4. ``meeting`` — seeks in the lobby and challenges, which start matches;
-5. ``accounts`` — signing in, sessions, API tokens, bot accounts, the account stream.
+5. ``accounts`` — signing in, sessions, API tokens, bot accounts, the account stream;
+6. ``tournaments`` — arenas, Swiss and round robins: their organisers, players and director.
 
 At the root is what they share, importing no context: :mod:`.config`, :mod:`.errors`, :mod:`.calls`
 (``Caller``, ``Result``), :mod:`.security` (tokens, ids), :mod:`.metrics`, :mod:`.clocks` (time controls:
@@ -51,6 +52,7 @@ from ginrummy.store.archive import Archive
 from ginrummy.store.bot_jobs import BotQueue
 from ginrummy.store.challenges import ChallengeStore
 from ginrummy.store.reviews import ReviewStore
+from ginrummy.store.tournaments import TournamentLive, TournamentStore
 
 from .accounts import Accounts, AccountStreams
 from .accounts.passwords import Offload, inline
@@ -65,6 +67,7 @@ from .playing import BotTurns, EventReader, Life, Matches, Moves, Reading
 from .playing.bookkeeping import Bookkeeping
 from .playing.seats import Seating
 from .playing.unit_of_work import UnitOfWork
+from .tournaments import Director, Tournaments
 
 __all__ = ["Config", "Services", "build", "connect"]
 
@@ -91,6 +94,8 @@ class Services:
     bot_turns: BotTurns
     bot_queue: BotQueue
     reviews: Reviews
+    tournaments: Tournaments
+    director: Director
     store: GameStore
     database: Database
 
@@ -131,6 +136,10 @@ def build(
     people = People(players, identities)
     accounts = Accounts(account_store, identities, live, store, feed, config, offload)
     challenges = Challenges(ChallengeStore(store.client), identities, players, matches, feed, config)
+    records = Records(archiving, identities)
+    bot_turns = BotTurns(work, books)
+    tournament_store = TournamentStore(database)
+    tournament_live = TournamentLive(store.client, store.notifier)
     return Services(
         config=config,
         matches=matches,
@@ -143,11 +152,15 @@ def build(
         challenges=challenges,
         streams=AccountStreams(accounts, challenges, feed),
         seeks=Seeks(lobby, people, players, matches, store.notifier, config),
-        records=Records(archiving, identities),
+        records=records,
         archiving=archiving,
-        bot_turns=BotTurns(work, books),
+        bot_turns=bot_turns,
         bot_queue=bot_queue,
         reviews=Reviews(archiving, ReviewStore(database), bot_queue),
+        tournaments=Tournaments(
+            tournament_store, tournament_live, identities, players, records, config.tournaments_per_day
+        ),
+        director=Director(tournament_store, tournament_live, matches, work, life, bot_turns),
         store=store,
         database=database,
     )

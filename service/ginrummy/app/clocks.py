@@ -44,10 +44,11 @@ class Clock:
     left_ms: tuple[int, int] | None = None  # each seat's bank left (with a bank)
     running: int | None = None  # the seat whose clock runs (None: nobody's)
     started_ms: int | None = None  # when it started running (unix ms)
+    berserk: tuple[int, ...] = ()  # seats that berserked: half their bank, no increment
 
     def to_json(self) -> dict[str, Any]:
         left = list(self.left_ms) if self.left_ms is not None else None
-        return {
+        out: dict[str, Any] = {
             "m": self.per_move,
             "b": self.bank,
             "i": self.increment,
@@ -55,6 +56,9 @@ class Clock:
             "s": self.running,
             "t": self.started_ms,
         }
+        if self.berserk:
+            out["z"] = list(self.berserk)
+        return out
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Clock:
@@ -66,6 +70,7 @@ class Clock:
             (int(left[0]), int(left[1])) if left is not None else None,
             data.get("s"),
             data.get("t"),
+            tuple(data.get("z") or ()),
         )
 
 
@@ -137,9 +142,23 @@ def settle(clock: Clock, running: int | None, *, now_ms: int, increment: bool = 
     left = clock.left_ms
     seat, started = clock.running, clock.started_ms
     if seat is not None and started is not None and left is not None:
-        spent = max(0, left[seat] - (now_ms - started)) + (clock.increment * 1000 if increment else 0)
+        added = clock.increment * 1000 if increment and seat not in clock.berserk else 0
+        spent = max(0, left[seat] - (now_ms - started)) + added
         left = (spent, left[1]) if seat == 0 else (left[0], spent)
     return replace(clock, left_ms=left, running=running, started_ms=now_ms if running is not None else None)
+
+
+def berserked(clock: Clock, seat: int) -> Clock:
+    """The seat berserks: half its bank (what is left of it), and no increment from now on.
+
+    >>> ck = berserked(new_clock({"preset": "blitz"}), 1)
+    >>> ck.left_ms, ck.berserk
+    ((180000, 90000), (1,))
+    """
+    left = clock.left_ms
+    if left is not None:
+        left = (left[0] // 2, left[1]) if seat == 0 else (left[0], left[1] // 2)
+    return replace(clock, left_ms=left, berserk=(*clock.berserk, seat))
 
 
 def deadline_ms(clock: Clock) -> int | None:

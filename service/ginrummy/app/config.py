@@ -59,6 +59,7 @@ class Config:
     abandon_after: int = 300  # seconds a seat without a clock may idle on its move before being claimed
     seek_ttl: int = 600  # seconds an open seek waits in the lobby
     challenge_ttl: int = 900  # seconds a challenge waits for its answer
+    tournaments_per_day: int = 5  # tournaments one account may create in 24 hours
     session_days: int = 30  # a session's lifetime, sliding: each use pushes its expiry this far again
     signin_window: int = 300  # seconds failed sign-ins are counted in (the longest an account is locked)
     signin_account_failures: int = 10  # failed sign-ins of one name per window before it is refused

@@ -29,7 +29,7 @@ FORMAT = "ginrummy.arena.results"
 FORMAT_VERSION = 1
 
 
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
     """The 95% Wilson score interval of a proportion, to 4 decimals ((0, 1) for no games)."""
     if games == 0:
         return 0.0, 1.0

@@ -37,6 +37,7 @@ from . import (
     people,
     reference,
     schemas,
+    tournaments,
     web,
 )
 from .errors import ProblemApi
@@ -104,6 +105,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(people.blp)
     api.register_blueprint(accounts.blp)
     api.register_blueprint(challenges.blp)
+    api.register_blueprint(tournaments.blp)
     api.register_blueprint(health.blp)
     contract.register(api.spec)  # the response schemas the blueprints refer to (contract.ref)
     errors.register(app)

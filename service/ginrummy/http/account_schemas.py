@@ -106,8 +106,8 @@ class DeclineIn(ma.Schema):
     )
 
 
-# --- the account stream ------------------------------------------------------------------------------
-class AccountStreamQuery(ma.Schema):
+# --- the account stream and the tournaments' (resumed from an event id) -------------------------
+class ResumableStreamQuery(ma.Schema):
     since = fields.String(
         load_default=None,
         validate=validate.Regexp(r"^\d{1,20}-\d{1,20}$"),

@@ -31,7 +31,7 @@ sign_in_in = schemas.SignInIn()
 password_in = schemas.PasswordIn()
 token_in = schemas.TokenIn()
 games_query = schemas.AccountGamesQuery()
-stream_query = schemas.AccountStreamQuery()
+stream_query = schemas.ResumableStreamQuery()
 
 
 @blp.route("", methods=["POST"])

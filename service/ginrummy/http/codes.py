@@ -236,6 +236,28 @@ CODES: dict[str, Code] = {
         "That challenge is closed: it was answered, withdrawn or it expired.",
     ),
     "challenge_self": Code(422, "Challenge to oneself", "You cannot challenge yourself."),
+    # tournaments
+    "account_required": Code(401, "Account required", "Tournaments are for accounts: sign in first."),
+    "tournament_not_found": Code(404, "Tournament not found", "There is no such tournament."),
+    "too_many_tournaments": Code(
+        429, "Too many tournaments", "You have created as many tournaments as you may today."
+    ),
+    "bad_tournament": Code(422, "Bad tournament", "Those tournament settings do not fit together."),
+    "tournament_started": Code(
+        409, "Tournament started", "That tournament has started: it is too late for that."
+    ),
+    "tournament_over": Code(409, "Tournament over", "That tournament is over."),
+    "bad_entry_code": Code(403, "Bad entry code", "That private tournament needs its entry code."),
+    "bots_not_allowed": Code(403, "Bots not allowed", "Bot accounts may not join that tournament."),
+    "bots_only": Code(403, "Bots only", "That tournament is for bots only."),
+    "not_enough_rated_games": Code(
+        403, "Not enough rated games", "You need more rated games to join that tournament."
+    ),
+    "not_entered": Code(409, "Not entered", "You are not in that tournament."),
+    "berserk_not_allowed": Code(409, "Berserk not allowed", "You cannot berserk in this game now."),
+    "no_rematch": Code(
+        409, "No rematch", "A tournament's game has no rematch: your next game comes by itself."
+    ),
 }
 """Every code, grouped by what it is about."""
 

@@ -16,6 +16,7 @@ from flask.views import MethodView
 from ginrummy.app import Services
 from ginrummy.app.calls import Caller, Result
 from ginrummy.app.shapes import playing as shapes
+from ginrummy.app.shapes.archive import ArchivedMatch
 
 from . import contract, schemas, streaming
 from .docs import (
@@ -226,6 +227,15 @@ def undo(game_id: str) -> Response:
     return respond(services().moves.undo(game_id, caller()))
 
 
+@blp.route("/<game_id>/berserk", methods=["POST"])
+@blp.response(200, contract.ref(shapes.Moved))
+@blp.doc(**doc("berserk", AUTH_DOC, ACTION_HEADERS, error_responses(401, 403, 404, 409, 412, 428)))
+def berserk(game_id: str) -> Response:
+    """Berserk, in an arena's match that allows it and before your first move: half your bank and no
+    increment; a win scores one point more"""
+    return respond(services().moves.berserk(game_id, caller()))
+
+
 @blp.route("/<game_id>/events", methods=["GET"])
 @blp.arguments(events_query, location="query")
 @blp.response(200, contract.ref(shapes.EventsPage))
@@ -275,7 +285,7 @@ def get_review(game_id: str) -> Response:
 
 
 @blp.route("/<game_id>/export", methods=["GET"])
-@blp.response(200, contract.ref(shapes.ArchivedMatch))
+@blp.response(200, contract.ref(ArchivedMatch))
 @blp.doc(**doc("exportGame", error_responses(404)))
 def export_game(game_id: str) -> Response:
     """A finished match in one document (format `ginrummy.match`, version 1): players, rules, result,

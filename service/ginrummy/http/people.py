@@ -7,8 +7,9 @@ from typing import Any
 from flask import Response, stream_with_context
 
 from ginrummy.app.shapes import players as shapes
+from ginrummy.app.shapes.archive import ArchivedMatch
 from ginrummy.app.shapes.meeting import LobbySeeks, SeekCancelled, SeekStatus, SeekWaiting
-from ginrummy.app.shapes.playing import ArchivedMatch, CreatedGame
+from ginrummy.app.shapes.playing import CreatedGame
 
 from . import contract, schemas
 from .docs import SEEK_AUTH, doc, error_responses

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import orjson
@@ -118,42 +118,76 @@ def account_stream_response(services: Services, token: str | None, query: dict[s
     streams = services.streams
     opened = streams.open(token, since)
     config = services.config
+    return resumable_response(
+        opened.present,
+        opened.after,
+        lambda after, wait: streams.read(opened, after, wait),
+        query,
+        config,
+        sse=False,
+    )
+
+
+def resumable_response(
+    present: list[dict[str, Any]],
+    after: str,
+    read: Callable[[str, float], list[tuple[str, str]]],
+    query: dict[str, Any],
+    config: Any,
+    *,
+    sse: bool,
+) -> Response:
+    """A stream of events kept in a Redis stream (an account's, a tournament's), each line with its id:
+    NDJSON, or Server-Sent Events when ``sse`` and asked for (``Accept: text/event-stream``). It starts
+    with a keep-alive and ``present`` (what is, for a stream opened afresh: with the id it was read at),
+    then what ``read(after, wait)`` gives, with keep-alives, until ``?wait=`` (at most GIN_STREAM_MAX).
+    With ``Accept: application/json``, a page instead: ``{"events", "last_id"}``, a long poll of up to
+    ``?wait=`` seconds (at most GIN_MAX_WAIT) while there is nothing."""
     accept = request.accept_mimetypes
-    if accept.best_match([NDJSON, "application/json"], default=NDJSON) == "application/json":
-        # A page instead of a stream (a long poll of up to ?wait= seconds while there is nothing).
-        events = [{**event, "id": opened.after} for event in opened.present]
+    if accept.best_match([NDJSON, SSE, "application/json"], default=NDJSON) == "application/json":
+        events = [{**event, "id": after} for event in present]
         wait = 0.0 if events else min(float(query.get("wait") or 0), config.max_wait)
-        rows = streams.read(opened, opened.after, wait)
+        rows = read(after, wait)
         events += [{**orjson.loads(text), "id": event_id} for event_id, text in rows]
-        page = {"events": events, "last_id": rows[-1][0] if rows else opened.after}
+        page = {"events": events, "last_id": rows[-1][0] if rows else after}
         response = Response(orjson.dumps(page), mimetype="application/json")
         response.headers["Cache-Control"] = "no-store"
         return response
     duration = min(float(query.get("wait") or config.stream_max), config.stream_max)
     keepalive = max(1, config.stream_keepalive)
+    as_sse = sse and _wanted_type() == SSE
+
+    def line(event_id: str, text: str) -> str:
+        if not as_sse:
+            return text[:-1] + f',"id":"{event_id}"}}\n'
+        kind = orjson.loads(text)["type"]
+        return f'id: {event_id}\nevent: {kind}\ndata: {text[:-1]},"id":"{event_id}"}}\n\n'
 
     def lines() -> Iterator[str]:
         deadline = time.monotonic() + duration
-        yield KEEPALIVE_LINE
-        for event in opened.present:
-            yield orjson.dumps({**event, "id": opened.after}).decode() + "\n"
-        after = opened.after
+        yield "retry: 2000\n\n" if as_sse else KEEPALIVE_LINE
+        for event in present:
+            yield line(after, orjson.dumps(event).decode())
+        last = after
         while (left := deadline - time.monotonic()) > 0:
             try:
-                rows = streams.read(opened, after, min(keepalive, left))
+                rows = read(last, min(keepalive, left))
             except StoreUnavailable as error:
                 observability.record_redis_error(type(error).__name__)
                 gone = {"type": "error", "code": "store_unavailable", "detail": STORE_UNAVAILABLE}
-                yield orjson.dumps({**gone, "retry_after": RETRY_AFTER}).decode() + "\n"
+                text = orjson.dumps({**gone, "retry_after": RETRY_AFTER}).decode()
+                yield (
+                    f"retry: {RETRY_AFTER * 1000}\nevent: error\ndata: {text}\n\n" if as_sse else text + "\n"
+                )
                 return
             if not rows:
-                yield KEEPALIVE_LINE
+                yield ": keep-alive\n\n" if as_sse else KEEPALIVE_LINE
                 continue
             for event_id, text in rows:
-                yield text[:-1] + f',"id":"{event_id}"}}\n'
-            after = rows[-1][0]
+                yield line(event_id, text)
+            last = rows[-1][0]
 
-    response = Response(stream_with_context(lines()), mimetype=NDJSON)
+    response = Response(stream_with_context(lines()), mimetype=SSE if as_sse else NDJSON)
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
     return response

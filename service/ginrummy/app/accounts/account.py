@@ -290,6 +290,7 @@ class Accounts:
                     "version": match.version,
                     "your_move": turn == seat,
                     "game": f"/v1/games/{match.game_id}",
+                    "tournament": match.meta.tournament,
                 }
             )
         return Result({"games": out})

@@ -36,6 +36,7 @@ def game_event(kind: str, match: Match, seat: int) -> dict[str, Any]:
             "rated": meta.rated,
             "rules": game.rules.to_dict(),
             "game": f"/v1/games/{match.game_id}",
+            "tournament": meta.tournament,
         },
     }
     if kind == "gameFinish":

@@ -23,13 +23,14 @@ from typing import Literal
 import orjson
 
 from ginrummy import bots
-from ginrummy.engine import seat_view
+from ginrummy.engine import Event, seat_view
 
 from ..calls import Caller
 from ..errors import ServiceError
 from . import dealing
 from .bookkeeping import Bookkeeping
 from .forfeits import tick
+from .match import Match
 from .render import BOT_VIEW_OMITS
 from .unit_of_work import UnitOfWork
 
@@ -55,9 +56,22 @@ class BotTurns:
             return "gone"
         if match.archived or match.version != version or not dealing.awaits_bot_worker(match):
             return "stale"
-        seat = match.meta.bot_seat
+        seat = dealing.bot_to_act(match)
         assert seat is not None
-        events = dealing.bot_replies(match, search=True)
+        return self._commit(match, dealing.bot_replies(match, search=True), seat)
+
+    def next_hand(self, game_id: str) -> Outcome:
+        """Deal the next hand of two house bots (a tournament's match) and let them play it, up to its end
+        or a searching bot's turn (queued for the workers): ``played``; ``stale`` when they are not between
+        hands (or another step dealt it meanwhile)."""
+        match = self.work.load(game_id)
+        if match.archived or not dealing.bots_between_hands(match):
+            return "stale"
+        return self._commit(match, dealing.deal(match) + dealing.bot_replies(match), 0)
+
+    def _commit(self, match: Match, events: list[Event], seat: int) -> Outcome:
+        """Commit the bots' moves as the service's own change: ``played``, or ``stale`` when the game
+        moved on (or ended, or left Redis) meanwhile."""
         tick(match)
         try:
             self.work.commit(match, events, WORKER, seat=seat, idem_key=None)

@@ -30,7 +30,10 @@ MAX_BOT_STEPS = 400  # a hand cannot take this many bot moves in a row; a guard 
 
 
 def dealing_rng(meta: MatchMeta, hand_number: int) -> random.Random:
-    """A secure random source, or with a test seed a reproducible one per hand."""
+    """A secure random source; with a duplicate pair's secret deal seed (a tournament's, the same for the
+    pair's two matches) or a test seed, a reproducible one per hand."""
+    if meta.deal_seed is not None:
+        return random.Random(f"{meta.deal_seed}:{hand_number}")
     if meta.test_seed is not None:
         return random.Random(f"{meta.test_seed}:{hand_number}")
     return random.SystemRandom()
@@ -80,35 +83,51 @@ def fallback_action(view: dict[str, Any]) -> dict[str, Any]:
     return next((a for a in legal if a.get("type") != "pass"), legal[0])
 
 
+def bot_to_act(match: Match) -> int | None:
+    """The house bot's seat whose move it is (None: a person's move, between hands, or the end)."""
+    to_act = match.game.to_act
+    return to_act if to_act is not None and match.meta.seats[to_act].is_bot else None
+
+
+def bots_between_hands(match: Match) -> bool:
+    """Whether two house bots (a tournament's match) are between hands: the next is dealt by
+    :meth:`~ginrummy.app.playing.bot_turns.BotTurns.next_hand`, a commit of its own, so that every hand's
+    record is kept as it ends."""
+    game = match.game
+    return all(seat.is_bot for seat in match.meta.seats) and not game.match_over and game.to_act is None
+
+
 def searching_bot(match: Match) -> bool:
-    """Whether the match's house bot is one whose decisions cost too much CPU for a web request."""
-    bot_seat = match.meta.bot_seat
-    if bot_seat is None:
+    """Whether the house bot to act (else the match's house bot) is one whose decisions cost too much CPU
+    for a web request."""
+    seat = bot_to_act(match)
+    if seat is None:
+        seat = match.meta.bot_seat
+    if seat is None:
         return False
-    name = match.meta.seats[bot_seat].bot
+    name = match.meta.seats[seat].bot
     return name in bots.BOTS and bots.BOTS[name].searches
 
 
 def awaits_bot_worker(match: Match) -> bool:
     """Whether a searching bot is to act: its turn is queued for the bot workers."""
-    game = match.game
-    return searching_bot(match) and not game.match_over and game.to_act == match.meta.bot_seat
+    return bot_to_act(match) is not None and searching_bot(match)
 
 
 def bot_replies(match: Match, *, search: bool = False) -> list[Event]:
-    """While the house bot is to act, let it act (in this same request). A searching bot acts only with
-    ``search`` (in a bot worker): a web request leaves its turn to the workers."""
-    bot_seat = match.meta.bot_seat
+    """While a house bot is to act, let it act (in this same request). A searching bot acts only with
+    ``search`` (in a bot worker): a web request leaves its turn to the workers. Two house bots (a
+    tournament's) play so to the end of the hand."""
     game = match.game
     out: list[Event] = []
-    if bot_seat is None or (searching_bot(match) and not search):
-        return out
-    name = match.meta.seats[bot_seat].bot
-    assert name is not None
     step = 0
-    while not game.match_over and game.to_act == bot_seat:
+    while (bot_seat := bot_to_act(match)) is not None:
+        if searching_bot(match) and not search:
+            break
         if step >= MAX_BOT_STEPS:
             raise RuntimeError("the bot did not finish its turn")
+        name = match.meta.seats[bot_seat].bot
+        assert name is not None
         view = seat_view(game, bot_seat, BOT_VIEW_OMITS)
         seed = decision_seed(match.meta.bot_salt, match.game_id, match.version, step)
         started = time.perf_counter()

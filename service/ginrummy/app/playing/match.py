@@ -77,18 +77,32 @@ class Match:
     ) -> list[dict[str, Any]]:
         """Everything ``seat`` may post now, as listed in its view and in refusals: the engine's moves
         and ending actions — none while the invited seat is free — and, once the match is over, the
-        rematch (until this seat offered it or it was accepted). ``engine_listed``: the engine's list
-        when the caller has it already (a seat view lists it)."""
+        rematch (until this seat offered it or it was accepted; never in a tournament).
+        ``engine_listed``: the engine's list when the caller has it already (a seat view lists it)."""
         meta, game = self.meta, self.game
         if seat is None or meta.waiting_for_opponent or self.archived:
             return []
         if game.match_over:
-            if meta.rematch_game is None and seat not in meta.rematch_offers:
+            if meta.rematch_game is None and seat not in meta.rematch_offers and meta.tournament is None:
                 return [{"type": REMATCH, "kind": KINDS[REMATCH]}]
             return []
         if engine_listed is not None:
             return engine_listed
         return [a.listed() for a in (*game.legal_actions(seat), *game.ending_actions(seat))]
+
+    def berserk_refused(self, seat: int) -> str | None:
+        """Why ``seat`` may not berserk now (None: it may): a person's match in an arena that allows it,
+        with a clock, once, before its first move."""
+        meta, game = self.meta, self.game
+        if seat not in meta.berserk_allowed or meta.clock is None:
+            return "berserk is for a person's match with a clock in an arena that allows it"
+        if seat in meta.berserked:
+            return "you have berserked already"
+        hand = game.hand
+        moved = game.hand_number > 1 or (hand is not None and any(entry.seat == seat for entry in hand.log))
+        if moved or game.match_over:
+            return "berserk is for before your first move"
+        return None
 
 
 def your_move(legal_actions: list[dict[str, Any]]) -> bool:

@@ -19,6 +19,8 @@ keep Redis memory small; they are written and read here and nowhere else (:meth:
 ``pv``  1 for a private game (not listed by GET /v1/games)
 ``rm``  the seats that offered a rematch; ``rg`` the rematch's game id once accepted
 ``c``   when the game was created (unix ms)
+``tn``  the tournament the match is played in; ``ds`` a duplicate pair's secret deal seed; ``ba`` the seats
+        that may berserk (an arena's people); ``bz`` the seats that berserked
 
 >>> meta = MatchMeta(seats=(Seat.human("Ann", token_digest="d"), Seat.house_bot("expert")), bot_salt="s")
 >>> MatchMeta.from_json(meta.to_json()) == meta
@@ -105,10 +107,20 @@ class MatchMeta:
     rematch_offers: tuple[int, ...] = ()
     rematch_game: str | None = None
     created_ms: int | None = None
+    tournament: str | None = None
+    deal_seed: str | None = None
+    berserk_allowed: tuple[int, ...] = ()
+    berserked: tuple[int, ...] = ()
 
     @property
     def rated(self) -> bool:
         return self.rating_family is not None
+
+    @property
+    def assisted(self) -> bool:
+        """Whether the engine may help a seat (hints, undo, the deadwood each discard leaves): against a
+        bot, outside tournaments (docs/api.md, "Assistance"); a rated game only shows the discards."""
+        return self.bot_seat is not None and self.tournament is None
 
     @property
     def waiting_for_opponent(self) -> bool:
@@ -149,6 +161,14 @@ class MatchMeta:
             out["rg"] = self.rematch_game
         if self.created_ms is not None:
             out["c"] = self.created_ms
+        if self.tournament is not None:
+            out["tn"] = self.tournament
+        if self.deal_seed is not None:
+            out["ds"] = self.deal_seed
+        if self.berserk_allowed:
+            out["ba"] = list(self.berserk_allowed)
+        if self.berserked:
+            out["bz"] = list(self.berserked)
         return out
 
     @staticmethod
@@ -170,4 +190,8 @@ class MatchMeta:
             rematch_offers=tuple(data.get("rm") or ()),
             rematch_game=data.get("rg"),
             created_ms=data.get("c"),
+            tournament=data.get("tn"),
+            deal_seed=data.get("ds"),
+            berserk_allowed=tuple(data.get("ba") or ()),
+            berserked=tuple(data.get("bz") or ()),
         )

@@ -14,6 +14,7 @@ A refusal at any step before the commit changes nothing.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -21,7 +22,7 @@ from ginrummy.engine import Action, Event, Game
 from ginrummy.engine.actions import REMATCH
 from ginrummy.engine.errors import GinRummyError
 
-from .. import metrics, security
+from .. import clocks, metrics, security
 from ..calls import Caller, Result
 from ..errors import ActionRefused, ServiceError, stale
 from . import dealing
@@ -97,13 +98,31 @@ class Moves:
         metrics.record_action(action.type)
         return events
 
+    def berserk(self, game_id: str, caller: Caller) -> Result:
+        return self.change(game_id, caller, self._berserk)
+
+    @staticmethod
+    def _berserk(match: Match, seat: int) -> list[Event]:
+        """An arena's player halves its bank and gives up its increment, before its first move; a win
+        then scores one point more (:mod:`ginrummy.app.tournaments.scoring`)."""
+        meta = match.meta
+        refused = match.berserk_refused(seat)
+        if refused is not None or meta.clock is None:
+            raise ServiceError("berserk_not_allowed", refused or "berserk needs a clock")
+        match.meta = dataclasses.replace(
+            meta, berserked=(*meta.berserked, seat), clock=clocks.berserked(meta.clock, seat)
+        )
+        return [Event("berserk", seat, {}, {})]
+
     @staticmethod
     def _undo(match: Match, seat: int) -> list[Event]:
         if match.meta.rated:
             raise ServiceError("rated_game", "a rated game offers no undo")
-        if match.meta.bot_seat is None:
+        if not match.meta.assisted:
             # Undoing a stock draw would show the next stock card; between humans that is cheating.
-            raise ServiceError("undo_not_allowed", "undo is only allowed in a game against a bot")
+            raise ServiceError(
+                "undo_not_allowed", "undo is only allowed in a game against a bot, outside tournaments"
+            )
         taken = match.game.undo(seat)
         metrics.record_action("undo")
         return [Event("undo", seat, {"actions_undone": taken}, {})]

@@ -86,8 +86,10 @@ class Reading:
         seat = self.seating.require_seat(match.meta, token)
         if match.meta.rated:
             raise ServiceError("rated_game", "a rated game offers no hints")
-        if match.meta.bot_seat is None:
-            raise ServiceError("hint_not_allowed", "hints are offered only in games against a bot")
+        if not match.meta.assisted:
+            raise ServiceError(
+                "hint_not_allowed", "hints are offered only in games against a bot, outside tournaments"
+            )
         seen = view(match, seat, abandon_after=self.config.abandon_after)
         if not seen["your_move"]:
             raise ServiceError("nothing_to_do", "this seat has no move to make now", turn=seen["turn"])

@@ -41,7 +41,7 @@ def document(match: Match, finished_ms: int) -> dict[str, Any]:
     when it is read): the one format of ``GET /v1/games/{id}/export`` (OpenAPI ``MatchExport``)."""
     meta, game = match.meta, match.game
     clock = meta.clock
-    return match_document(
+    made = match_document(
         game,
         match.game_id,
         family=family_of(game.rules, meta.rating_family),
@@ -53,6 +53,9 @@ def document(match: Match, finished_ms: int) -> dict[str, Any]:
         started_at=_iso(meta.created_ms) or _iso(finished_ms),
         finished_at=_iso(finished_ms),
     )
+    if meta.tournament is not None:
+        made["tournament"] = {"id": meta.tournament, "berserk": [seat in meta.berserked for seat in (0, 1)]}
+    return made
 
 
 def final_points(games: list[dict[str, Any]]) -> tuple[int, int]:

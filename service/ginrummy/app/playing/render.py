@@ -30,8 +30,9 @@ def view(
     is possible (``GIN_ABANDON_AFTER``: ``abandon_after``), rematch."""
     meta = match.meta
     # Engine assistance — hints, undo, the deadwood left by each discard — is for games against a bot:
-    # against a person it would be help the other does not get (docs/api.md, "Assistance").
-    if meta.bot_seat is None:
+    # against a person it would be help the other does not get (docs/api.md, "Assistance"), and in a
+    # tournament help the other players do not get.
+    if not meta.assisted:
         omit = omit | {"discards"}
     out = seat_view(match.game, seat, omit)
     people = players_json(meta)
@@ -44,7 +45,7 @@ def view(
     # Whether the seat has a move to make now; clients wait for the opponent while it is false.
     out["your_move"] = your_move(out["legal_actions"])
     out["waiting_for_opponent"] = meta.waiting_for_opponent
-    assisted = seat is not None and meta.bot_seat is not None and not meta.rated
+    assisted = seat is not None and meta.assisted and not meta.rated
     out["can_undo"] = assisted and seat is not None and match.game.can_undo(seat)
     out["can_hint"] = assisted and out["your_move"]
     out["commitment"] = meta.shuffle.commitment if meta.shuffle else None
@@ -59,6 +60,15 @@ def view(
     # Rounded up to a tenth: never 0 while the claim would still be refused.
     out["claim_after"] = None if left is None else math.ceil(left * 10) / 10
     out["archived"] = match.archived
+    out["tournament"] = (
+        None
+        if meta.tournament is None
+        else {
+            "id": meta.tournament,
+            "berserk": [number in meta.berserked for number in (0, 1)],
+            "may_berserk": seat is not None and match.berserk_refused(seat) is None,
+        }
+    )
     if match.game.match_over:
         out["rematch"] = {"offered_by": list(meta.rematch_offers), "game_id": meta.rematch_game}
     return out

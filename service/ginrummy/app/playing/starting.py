@@ -194,6 +194,43 @@ class Matches:
         head = {"seat": 1, "token": token, "invitation": None}
         return self._start(challenge["game_id"], meta, rules, caller, head)
 
+    def start_paired(
+        self,
+        game_id: str,
+        seats: tuple[Seat, Seat],
+        settings: dict[str, Any],
+        *,
+        tournament: str,
+        deal_seed: str | None = None,
+        berserk: tuple[int, ...] = (),
+    ) -> Result:
+        """A tournament's match (its id made with the pairing): ``seats`` as the director seats them — an
+        account's seat is tied to its player (played with the account's tokens: its seat token is made
+        here and thrown away), a house bot's is the bot's. Raises ``GameExists`` (the store's) when it
+        was made already. ``deal_seed``: a duplicate pair's secret seed (both matches get the same deals);
+        ``berserk``: the seats that may berserk."""
+        rules_in = settings["rules"]
+        rules = Rules.from_options(rules_in.get("preset") or "standard", **(rules_in.get("options") or {}))
+        seated = tuple(
+            seat
+            if seat.is_bot
+            else Seat.human(
+                seat.name, token_digest=security.digest(security.new_secret()), player=seat.player
+            )
+            for seat in seats
+        )
+        meta = MatchMeta(
+            seats=seated,
+            bot_salt=fairness.new_salt(),
+            tournament=tournament,
+            deal_seed=deal_seed,
+            berserk_allowed=berserk,
+        )
+        body = {"rated": settings.get("rated"), "clock": settings.get("clock")}
+        meta = _settings(meta, body, rules_in, seats[0].player)
+        caller = Caller(client=f"tournament {tournament}")
+        return self._start(game_id, meta, rules, caller, {"seat": 0})
+
     def join(self, game_id: str, body: dict[str, Any], caller: Caller) -> Result:
         invitation = body["invitation"]
         key = caller.idempotency_key
@@ -245,6 +282,10 @@ class Matches:
         # fail because the offer itself moved the version.
         seat = self.seating.require_seat(match.meta, token)
         meta, game = match.meta, match.game
+        if meta.tournament is not None:
+            raise ServiceError(
+                "no_rematch", "a tournament's match has no rematch: the director pairs the next"
+            )
         if not game.match_over or meta.waiting_for_opponent:
             raise ServiceError("not_over", "a rematch is offered once the match is over")
         if meta.rematch_game:

@@ -95,6 +95,7 @@ class AccountGame(TypedDict):
     version: int
     your_move: bool
     game: Annotated[str, "The game's path"]
+    tournament: Annotated[str | None, "The tournament the game is played in (null: none)"]
 
 
 class AccountGames(TypedDict):
@@ -118,6 +119,7 @@ class StartedGame(TypedDict):
     rated: bool
     rules: RuleValues
     game: Annotated[str, "The game's path"]
+    tournament: Annotated[str | None, "The tournament the game is played in (null: none)"]
 
 
 class FinishedGame(StartedGame):

@@ -25,7 +25,6 @@ from ginrummy.engine.shapes import (
     Phase,
     Ref,
     RuleValues,
-    Schema,
     Scores,
     Seat,
     SeatStats,
@@ -87,6 +86,14 @@ class Clock(TypedDict):
 class Rematch(TypedDict):
     offered_by: Annotated[list[Seat], "The seats that offered a rematch"]
     game_id: Annotated[str | None, "The rematch's game, once accepted"]
+
+
+class ViewTournament(TypedDict):
+    """A tournament's match, as its view tells it."""
+
+    id: Annotated[str, "The tournament (GET /v1/tournaments/{id})"]
+    berserk: Annotated[list[bool], "By seat: whether it berserked"]
+    may_berserk: Annotated[bool, "POST …/berserk would be accepted from this seat now"]
 
 
 class View(TypedDict):
@@ -159,6 +166,7 @@ class View(TypedDict):
     ]
     archived: Annotated[bool, "The finished match is kept in the archive (GET …/export answers)"]
     rematch: NotRequired[Annotated[Rematch, "Once the match is over"]]
+    tournament: Annotated[ViewTournament | None, "The tournament the match is played in (null: none)"]
 
 
 # -- events ------------------------------------------------------------------------------------------
@@ -300,9 +308,19 @@ class RematchEvent(TypedDict):
     game_id: str
 
 
+class BerserkEvent(TypedDict):
+    """A seat berserked (a tournament's arena, before its first move): half its bank, no increment; a
+    win scores one point more."""
+
+    id: str
+    type: Literal["berserk"]
+    seat: Seat
+
+
 Event = Annotated[
     DealEvent | DrawEvent | PassEvent | DiscardEvent | KnockEvent | LayoffEvent | HandOverEvent
-    | GameOverEvent | MatchOverEvent | JoinedEvent | UndoEvent | RematchOfferedEvent | RematchEvent,
+    | GameOverEvent | MatchOverEvent | JoinedEvent | UndoEvent | RematchOfferedEvent | RematchEvent
+    | BerserkEvent,
     Component("Event"),
 ]  # fmt: skip
 
@@ -336,7 +354,7 @@ class StreamError(TypedDict):
 EventLine = Annotated[
     DealEvent | DrawEvent | PassEvent | DiscardEvent | KnockEvent | LayoffEvent | HandOverEvent
     | GameOverEvent | MatchOverEvent | JoinedEvent | UndoEvent | RematchOfferedEvent | RematchEvent
-    | OpponentGone | KeepAlive | StreamError,
+    | BerserkEvent | OpponentGone | KeepAlive | StreamError,
     Component("EventLine"),
 ]  # fmt: skip
 
@@ -490,92 +508,6 @@ class RatingChange(TypedDict):
 
     before: Annotated[ShownRating | None, "null: the first rated game of the family"]
     after: ShownRating
-
-
-class ExportClock(TypedDict):
-    per_move: int | None
-    bank: int | None
-    increment: int
-
-
-class ExportedSeat(TypedDict):
-    seat: Seat
-    type: Literal["human", "bot"]
-    name: str | None
-    player: str | None
-    bot: NotRequired[str]
-
-
-class MatchResult(TypedDict):
-    winner: Annotated[Seat | None, "null: a draw, or aborted"]
-    end_reason: Annotated[
-        Literal["finished"] | MatchEndText,
-        "finished, or how the match ended early (disqualified: the arena's, for a bot's illegal answer)",
-    ]
-    forfeited_by: Seat | None
-    games: Annotated[list[GameScore], "The score sheets"]
-    games_won: BySeat
-    match_over: bool
-    match_winner: Seat | None
-
-
-class MatchExport(TypedDict):
-    """A finished match in one document: what the SDK, the replay viewer and bot authors' tools read.
-    ``format`` is ``ginrummy.match``; ``version`` changes only when a reader of the previous one would
-    break (new members may be added within a version)."""
-
-    format: Literal["ginrummy.match"]
-    version: Annotated[int, "The format's version: 1"]
-    game_id: str
-    rules: RuleValues
-    family: Annotated[str | None, "The preset the rules are (null: overrides)"]
-    rated: bool
-    clock: Annotated[ExportClock | None, "Seconds; null: no time control"]
-    players: Annotated[list[ExportedSeat], "By seat"]
-    started_at: Annotated[str, "ISO 8601, UTC"]
-    finished_at: Annotated[str, "ISO 8601, UTC"]
-    result: MatchResult
-    stats: Annotated[list[SeatStats], "By seat: the match's statistics"]
-    hand_count: Annotated[int, "Hands played to their end"]
-    hand_summaries: list[HandSummary]
-    shuffle: Annotated[str, "How to check each hand's shuffle commitment"]
-    hands: Annotated[list[FinishedHand], "Every finished hand, as GET …/hands/{n}"]
-    ratings: Annotated[
-        list[RatingChange | None], "By seat: the rating change of a rated game (null: unrated)"
-    ]
-
-
-class ImportedSeat(TypedDict):
-    seat: Seat
-    name: str | None
-    player: str | None
-
-
-class ImportedResult(TypedDict):
-    winner: Annotated[Seat | None, "null: a draw, or aborted"]
-    end_reason: Literal["finished", "resigned", "timeout", "abandoned", "aborted"]
-
-
-class ImportedMatch(TypedDict):
-    """A match copied from the records of an older version (ginrummy-copy-players): only what those records
-    knew — who played, the family, whether rated, when it ended and how; no rules, hands or points."""
-
-    format: Literal["ginrummy.match"]
-    version: Annotated[int, "The format's version: 1"]
-    game_id: str
-    imported: Annotated[Literal["redis-recent-games"], "Where the match was copied from"]
-    family: Annotated[str | None, "The preset the rules were (null: overrides)"]
-    rated: bool
-    players: Annotated[list[ImportedSeat], "By seat (in the order of the case-folded names)"]
-    finished_at: Annotated[str, "ISO 8601, UTC"]
-    result: ImportedResult
-    hand_count: Annotated[Literal[0], "No hand was kept"]
-    hands: Annotated[list[FinishedHand], Schema(maxItems=0), "Empty: no hand was kept"]
-    ratings: Annotated[list[RatingChange | None], "By seat: null (no change was kept)"]
-
-
-# What the archive answers for a finished match: its export, or what an older version's records held.
-ArchivedMatch = Annotated[MatchExport | ImportedMatch, Component("ArchivedMatch")]
 
 
 # -- the games in play --------------------------------------------------------------------------------
