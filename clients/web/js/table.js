@@ -447,9 +447,10 @@ function actionBar({ view, legal, seat, names, hint, mode, editor, againstBot, c
   if (legal.some((a) => a.type === "knock" && a.discard === null)) {
     bar.append(button("Big gin", "big-gin", () => on.act({ type: "knock", discard: null }), { key: "b", primary: true }));
   }
-  // What the service offers: hints and undo against a bot only, undo while there is a move to take back.
+  // What the service offers: hints and undo against a bot only (not rated, not in a tournament), undo
+  // while there is a move to take back.
   if (view.can_hint) bar.append(button("Hint", "hint", () => on.askHint(), { key: "h" }));
-  if (againstBot && !view.rated) {
+  if (againstBot && !view.rated && !view.tournament) {
     const undo = button("Undo", "undo", () => on.undo(), { key: "u", title: "Take back your last move (U)" });
     undo.disabled = !view.can_undo;
     bar.append(undo);
