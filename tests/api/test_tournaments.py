@@ -45,7 +45,14 @@ def create(client: FlaskClient, token: str, **body: Any) -> Any:
 def director(app: Flask, name: str | None = None) -> Director:
     found = services_of(app).director
     return Director(
-        found.store, found.live, found.matches, found.work, found.life, found.bot_turns, name=name
+        found.store,
+        found.live,
+        found.matches,
+        found.work,
+        found.life,
+        found.bot_turns,
+        found.relations,
+        name=name,
     )
 
 

@@ -132,6 +132,12 @@ INSERT INTO reviews (game_id, status, review, requested_at, finished_at, cpu_sec
     ('g-7Kq2mP', 'done', '{"seats": [{"seat": 0, "accuracy": 97.5}, {"seat": 1, "accuracy": 88.0}], "moves": []}',
      '2025-03-03 20:05:00+00', '2025-03-03 20:05:21+00', 20.9);
 
+INSERT INTO follows (follower_id, followed_id, created_at) VALUES
+    (pg_temp.player('ann'), pg_temp.player('zoë'), '2025-03-03 21:00:00+00');
+
+INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES
+    (pg_temp.player('zoë'), pg_temp.player('expert'), '2025-03-03 21:05:00+00');
+
 INSERT INTO tournaments (id, format, name, organiser, organiser_id, settings, status, starts_at, started_at,
                          finished_at, round, standings) VALUES
     ('t-Rr4', 'round_robin', 'Spring round robin', 'Ann', pg_temp.player('ann'),

@@ -41,6 +41,7 @@ GAME_REASONS = {
     "challenge_not_found",
     "challenge_closed",
     "challenge_self",
+    "player_blocked",  # a challenge to a player the caller blocks
     "unknown_bot",
     # tournaments: one that does not exist or is over, a caller who is no account, not its organiser or
     # not entered, entry rules (a code, bots, rated games), settings of another format, a day's quota

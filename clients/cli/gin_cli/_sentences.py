@@ -61,6 +61,7 @@ SENTENCES: dict[str, str] = {
     "overloaded": "The service is busy just now: try again in a moment.",
     "own_game": "A player cannot take both seats of a game.",
     "payload_too_large": "That request is too large for the service.",
+    "player_blocked": "You block that player: unblock them first.",
     "player_not_found": "There is no player of that name on this service.",
     "player_required": "A rated game is played by players: both must be signed in.",
     "precondition_required": "A move must say which version of the game it was chosen from (If-Match).",

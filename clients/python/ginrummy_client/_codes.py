@@ -66,6 +66,7 @@ __all__ = [
     "NothingToDo",
     "Overloaded",
     "OwnGame",
+    "PlayerBlocked",
     "PlayerNotFound",
     "PlayerRequired",
     "RatedGame",
@@ -367,6 +368,12 @@ class OwnGame(Conflict):
     """409: A player cannot take both seats of a game."""
 
     codes = ("own_game",)
+
+
+class PlayerBlocked(Forbidden):
+    """403: You block that player: unblock them first."""
+
+    codes = ("player_blocked",)
 
 
 class PlayerNotFound(NotFound):

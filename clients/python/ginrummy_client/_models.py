@@ -24,6 +24,8 @@ __all__ = [
     "ArchivedMatch",
     "Arrangement",
     "BerserkEvent",
+    "Blockage",
+    "Blocking",
     "Bonuses",
     "BotAccount",
     "BotInfo",
@@ -71,6 +73,9 @@ __all__ = [
     "FamilyRating",
     "FinishedGame",
     "FinishedHand",
+    "Followed",
+    "Following",
+    "Followship",
     "GameCounts",
     "GameFinishEvent",
     "GameOpponent",
@@ -1046,6 +1051,16 @@ class BerserkEvent(TypedDict):
     type: Literal["berserk"]
 
 
+class Blockage(TypedDict):
+    blocking: bool
+    player: str
+
+
+class Blocking(TypedDict):
+    #: The players the caller blocks, by name (only the caller sees this)
+    players: list[str]
+
+
 class FamilyRating(TypedDict):
     deviation: int
     #: Rated games played in the family
@@ -1553,6 +1568,28 @@ class EventsPage(TypedDict):
     truncated: bool
 
 
+class Followed(TypedDict):
+    """A player the caller follows."""
+
+    #: A bot account
+    bot: bool
+    name: str
+    #: Its account stream is open (it is on the service now)
+    online: bool
+    #: Its games in play (watch one: GET /v1/games/{id})
+    playing: list[str]
+
+
+class Following(TypedDict):
+    #: By name
+    players: list[Followed]
+
+
+class Followship(TypedDict):
+    following: bool
+    player: str
+
+
 class GameCounts(TypedDict):
     lost: int
     #: Finished matches, aborted ones aside
@@ -1844,6 +1881,7 @@ class Problem(TypedDict):
         "overloaded",
         "own_game",
         "payload_too_large",
+        "player_blocked",
         "player_not_found",
         "player_required",
         "precondition_required",
@@ -1961,6 +1999,8 @@ class Profile(TypedDict):
     bot: bool
     #: Unix time, in seconds
     created: float
+    #: Accounts that follow this player
+    followers: int
     games: GameCounts
     name: str
     #: By rules family

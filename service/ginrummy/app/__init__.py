@@ -51,6 +51,7 @@ from ginrummy.store.accounts import AccountStore
 from ginrummy.store.archive import Archive
 from ginrummy.store.bot_jobs import BotQueue
 from ginrummy.store.challenges import ChallengeStore
+from ginrummy.store.relations import RelationStore
 from ginrummy.store.reviews import ReviewStore
 from ginrummy.store.tournaments import TournamentLive, TournamentStore
 
@@ -59,7 +60,7 @@ from .accounts.passwords import Offload, inline
 from .archive import Archiving, Records, Reviews
 from .config import Config, ConfigError
 from .meeting import Challenges, Seeks
-from .players import People
+from .players import People, Relations
 from .players.feed import AccountFeed
 from .players.identity import Identities
 from .players.ratings import ordinal
@@ -85,6 +86,7 @@ class Services:
     life: Life
     events: EventReader
     people: People
+    relations: Relations
     accounts: Accounts
     challenges: Challenges
     streams: AccountStreams
@@ -126,6 +128,8 @@ def build(
     identities = Identities(players, account_store, config.session_days * 86400)
     live = AccountLive(store.client, live_ttl=config.live_ttl, notifier=store.notifier)
     feed = AccountFeed(live)
+    relation_store = RelationStore(database)
+    relations = Relations(relation_store, identities, feed, live)
     archiving = Archiving(store, Archive(database, ordinal=ordinal), config)
     bot_queue = BotQueue(store.client, store.notifier)
     work = UnitOfWork(store, archiving, bot_queue, abandon_after=config.abandon_after)
@@ -133,9 +137,11 @@ def build(
     books = Bookkeeping(store, live, feed, config)
     life = Life(work, seating, books, config)
     matches = Matches(work, seating, books, config)
-    people = People(players, identities)
+    people = People(players, identities, relation_store)
     accounts = Accounts(account_store, identities, live, store, feed, config, offload)
-    challenges = Challenges(ChallengeStore(store.client), identities, players, matches, feed, config)
+    challenges = Challenges(
+        ChallengeStore(store.client), identities, players, matches, feed, relations, config
+    )
     records = Records(archiving, identities)
     bot_turns = BotTurns(work, books)
     tournament_store = TournamentStore(database)
@@ -148,6 +154,7 @@ def build(
         life=life,
         events=EventReader(store, work, seating, life, config),
         people=people,
+        relations=relations,
         accounts=accounts,
         challenges=challenges,
         streams=AccountStreams(accounts, challenges, feed),
@@ -160,7 +167,7 @@ def build(
         tournaments=Tournaments(
             tournament_store, tournament_live, identities, players, records, config.tournaments_per_day
         ),
-        director=Director(tournament_store, tournament_live, matches, work, life, bot_turns),
+        director=Director(tournament_store, tournament_live, matches, work, life, bot_turns, relations),
         store=store,
         database=database,
     )

@@ -8,6 +8,7 @@ from typing import Any
 from flask import Response
 
 from ginrummy.app.shapes import accounts as shapes
+from ginrummy.app.shapes import players
 
 from . import account_schemas as schemas
 from . import contract, streaming
@@ -127,6 +128,22 @@ def revoke_token(token_id: str) -> Response:
 def games(query: dict[str, Any]) -> Response:
     """The account's games in play (?status=live), newest first, from any device"""
     return respond(services().accounts.games(token()))
+
+
+@blp.route("/following", methods=["GET"])
+@blp.response(200, contract.ref(players.Following))
+@blp.doc(**doc("getFollowing", ACCOUNT_AUTH, error_responses(401)))
+def following() -> Response:
+    """The players the account follows: who is online now, and their games in play"""
+    return respond(services().relations.following(token()))
+
+
+@blp.route("/blocking", methods=["GET"])
+@blp.response(200, contract.ref(players.Blocking))
+@blp.doc(**doc("getBlocking", ACCOUNT_AUTH, error_responses(401)))
+def blocking() -> Response:
+    """The players the account blocks (only the account sees this)"""
+    return respond(services().relations.blocking(token()))
 
 
 @blp.route("/bot", methods=["POST"])

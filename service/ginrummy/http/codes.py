@@ -236,6 +236,7 @@ CODES: dict[str, Code] = {
         "That challenge is closed: it was answered, withdrawn or it expired.",
     ),
     "challenge_self": Code(422, "Challenge to oneself", "You cannot challenge yourself."),
+    "player_blocked": Code(403, "Player blocked", "You block that player: unblock them first."),
     # tournaments
     "account_required": Code(401, "Account required", "Tournaments are for accounts: sign in first."),
     "tournament_not_found": Code(404, "Tournament not found", "There is no such tournament."),

@@ -48,6 +48,39 @@ def player(name: str) -> Response:
     return respond(services().people.profile(name))
 
 
+@blp.route("/players/<name>/follow", methods=["POST"])
+@blp.response(200, contract.ref(shapes.Followship))
+@blp.doc(**doc("followPlayer", SEEK_AUTH, error_responses(401, 403, 404)))
+def follow(name: str) -> Response:
+    """Follow a player (a person or a bot): GET /v1/account/following says when it is online and playing"""
+    return respond(services().relations.follow(name, token()))
+
+
+@blp.route("/players/<name>/unfollow", methods=["POST"])
+@blp.response(200, contract.ref(shapes.Followship))
+@blp.doc(**doc("unfollowPlayer", SEEK_AUTH, error_responses(401, 403, 404)))
+def unfollow(name: str) -> Response:
+    """Stop following a player"""
+    return respond(services().relations.follow(name, token(), on=False))
+
+
+@blp.route("/players/<name>/block", methods=["POST"])
+@blp.response(200, contract.ref(shapes.Blockage))
+@blp.doc(**doc("blockPlayer", SEEK_AUTH, error_responses(401, 403, 404)))
+def block(name: str) -> Response:
+    """Block a player: its challenges are declined, it is never paired with you in an arena; it is never
+    told"""
+    return respond(services().relations.block(name, token()))
+
+
+@blp.route("/players/<name>/unblock", methods=["POST"])
+@blp.response(200, contract.ref(shapes.Blockage))
+@blp.doc(**doc("unblockPlayer", SEEK_AUTH, error_responses(401, 403, 404)))
+def unblock(name: str) -> Response:
+    """Stop blocking a player"""
+    return respond(services().relations.block(name, token(), on=False))
+
+
 @blp.route("/players/<name>/games", methods=["GET"])
 @blp.arguments(player_games_query, location="query")
 @blp.response(200, contract.ref(shapes.PlayerGames))

@@ -67,6 +67,6 @@ class AccountStreams:
         return self.feed.read(opened.me.name, after, wait)
 
     def seen(self, me: Identity) -> None:
-        """A bot account with its stream open is online (``GET /v1/bots``)."""
-        if me.bot:
-            self.feed.seen(me.name)
+        """An account with its stream open is online: a bot account in ``GET /v1/bots``, anyone in the
+        lists of those who follow it."""
+        self.feed.seen(me.name)

@@ -32,6 +32,7 @@ from ..errors import ServiceError
 from ..players.feed import AccountFeed
 from ..players.identity import Identities, Identity
 from ..players.profiles import RESERVED_PREFIX
+from ..players.relations import Relations
 from ..playing.starting import Matches, bot_player, rated_family
 from ..shapes.meeting import DeclineReason
 
@@ -62,6 +63,7 @@ class Challenges:
         players: PlayerStore,
         matches: Matches,
         feed: AccountFeed,
+        relations: Relations,
         config: Config,
     ) -> None:
         self.store = store
@@ -69,6 +71,7 @@ class Challenges:
         self.players = players
         self.matches = matches
         self.feed = feed
+        self.relations = relations
         self.config = config
 
     def _identity(self, token: str | None) -> Identity | None:
@@ -122,8 +125,21 @@ class Challenges:
             "game_id": None,
             "secret_hash": security.digest(token),
         }
+        return self._offer(doc, token, me)
+
+    def _offer(self, doc: dict[str, Any], token: str, me: Identity | None) -> Result:
+        """Store the challenge and tell both sides — unless the challenged blocks the challenger: then it
+        is declined at once, as any challenge may be, and the challenged never hears of it (a block is
+        never shown to the blocked). The challenger may not challenge whom it blocks."""
+        opponent = doc["opponent"]["player"]
+        if me is not None and self.relations.blocks(me.name, opponent):
+            raise ServiceError("player_blocked", f"you block {opponent}: unblock them to challenge them")
+        if me is not None and self.relations.blocks(opponent, me.name):
+            doc["decline_reason"] = "generic"
+            self.store.create(doc["id"], doc, doc["expires"], [me.name], status="declined")
+            return Result({"challenge": public("declined", doc), "token": token}, created=True)
         sides = [opponent] + ([me.name] if me is not None else [])
-        self.store.create(challenge_id, doc, expires, sides)
+        self.store.create(doc["id"], doc, doc["expires"], sides)
         event = {"type": "challenge", "challenge": public("open", doc)}
         for side in sides:
             self.feed.publish(side, event)

@@ -9,6 +9,7 @@ still has its own seat token for playing.
 from __future__ import annotations
 
 from ginrummy.store.players import NameTaken, PlayerStore
+from ginrummy.store.relations import RelationStore
 
 from .. import security
 from ..calls import Result
@@ -23,9 +24,10 @@ RESERVED_PREFIX = "bot-"  # the house bots' player names
 class People:
     """Players, their profiles and the leaderboard."""
 
-    def __init__(self, players: PlayerStore, identities: Identities) -> None:
+    def __init__(self, players: PlayerStore, identities: Identities, relations: RelationStore) -> None:
         self.players = players
         self.identities = identities
+        self.relations = relations
 
     # --- players --------------------------------------------------------------------------------
     def create_player(self, name: str) -> Result:
@@ -72,6 +74,7 @@ class People:
             "stats": data.get("stats", {}),
             "ratings": out_ratings,
             "recent": recent,
+            "followers": self.relations.followers(data["name"]),
         }
         return Result(body)
 

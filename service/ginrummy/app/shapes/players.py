@@ -84,6 +84,34 @@ class Profile(TypedDict):
     stats: ProfileStats
     ratings: Annotated[dict[str, RankedRating], "By rules family"]
     recent: Annotated[list[RecentGame], "Recent games, newest first, with links"]
+    followers: Annotated[int, "Accounts that follow this player"]
+
+
+class Followed(TypedDict):
+    """A player the caller follows."""
+
+    name: str
+    bot: Annotated[bool, "A bot account"]
+    online: Annotated[bool, "Its account stream is open (it is on the service now)"]
+    playing: Annotated[list[str], "Its games in play (watch one: GET /v1/games/{id})"]
+
+
+class Following(TypedDict):
+    players: Annotated[list[Followed], "By name"]
+
+
+class Blocking(TypedDict):
+    players: Annotated[list[str], "The players the caller blocks, by name (only the caller sees this)"]
+
+
+class Followship(TypedDict):
+    player: str
+    following: bool
+
+
+class Blockage(TypedDict):
+    player: str
+    blocking: bool
 
 
 class LeaderboardEntry(FamilyRating):

@@ -37,6 +37,7 @@ from ginrummy.store.tournaments import LeaseLost, TournamentLive, TournamentStat
 
 from .. import security
 from ..errors import ServiceError
+from ..players.relations import Relations
 from ..playing import dealing
 from ..playing.bot_turns import BotTurns
 from ..playing.forfeits import Life
@@ -93,6 +94,7 @@ class Director:
         work: UnitOfWork,
         life: Life,
         bot_turns: BotTurns,
+        relations: Relations,
         *,
         name: str | None = None,
     ) -> None:
@@ -102,6 +104,7 @@ class Director:
         self.work = work
         self.life = life
         self.bot_turns = bot_turns
+        self.relations = relations
         # host:pid (the bot workers' way): a lease names the process that holds it.
         self.name = name or f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(2)}"
 
@@ -287,7 +290,10 @@ class Director:
             )
             for e in waiting
         ]
-        pairs = arena_pairing.pair_wave(wave)
+        blocked = self.relations.blocked_pairs([e["player"] for e in waiting])  # never paired together
+        pairs = arena_pairing.pair_wave(
+            wave, avoid=lambda a, b: frozenset((a.casefold(), b.casefold())) in blocked
+        )
         if not pairs:
             return False
         wave_number = max((p["round"] for p in state.pairings), default=0) + 1
