@@ -128,6 +128,12 @@ def streamed(line: Any, description: str, *, sse: bool = False) -> dict[str, Any
     return {"responses": {200: {"content": content}}}
 
 
+def ndjson_form(line: Any) -> dict[str, Any]:
+    """The 200 answer's NDJSON form (``Accept: application/x-ndjson``: every item, a line each, streamed),
+    documented by its line, beside the JSON form its ``@blp.response`` documents."""
+    return {"responses": {200: {"content": {"application/x-ndjson": {"schema": contract.ref(line)}}}}}
+
+
 STREAMS = streamed(
     EventLine,
     "events (with their id), keep-alive lines, opponentGone, an error line if the store fails",

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, stream_with_context
+from flask import Response
 
 from ginrummy.app.shapes import players as shapes
 from ginrummy.app.shapes.archive import ArchivedMatch
 from ginrummy.app.shapes.meeting import LobbySeeks, SeekCancelled, SeekStatus, SeekWaiting
 from ginrummy.app.shapes.playing import CreatedGame
 
-from . import contract, schemas
-from .docs import SEEK_AUTH, doc, error_responses
+from . import contract, schemas, streaming
+from .docs import SEEK_AUTH, doc, error_responses, ndjson_form
 from .games import services
 from .parsing import ApiBlueprint
 from .requests import caller, respond, token
-from .streaming import NDJSON, wants_ndjson
+from .streaming import wants_ndjson
 
 blp = ApiBlueprint(
     "people", __name__, url_prefix="/v1", description="Players, ratings, the lobby and quick matching"
@@ -84,32 +84,14 @@ def unblock(name: str) -> Response:
 @blp.route("/players/<name>/games", methods=["GET"])
 @blp.arguments(player_games_query, location="query")
 @blp.response(200, contract.ref(shapes.PlayerGames))
-@blp.doc(
-    **doc(
-        "getPlayerGames",
-        error_responses(404, 422),
-        {
-            "responses": {
-                200: {
-                    "content": {
-                        NDJSON: {"schema": contract.ref(ArchivedMatch)},
-                    }
-                }
-            }
-        },
-    )
-)
+@blp.doc(**doc("getPlayerGames", error_responses(404, 422), ndjson_form(ArchivedMatch)))
 def player_games(query: dict[str, Any], name: str) -> Response:
     """A player's finished games, newest first, a page at a time (?cursor= the `next` of the last page);
     with Accept: application/x-ndjson, every game that passes the filters as one export document a line,
     streamed"""
     records = services().records
     if wants_ndjson():
-        lines = records.stream(name, query, token())
-        response = Response(stream_with_context(lines), mimetype=NDJSON)
-        response.headers["Cache-Control"] = "no-store"
-        response.headers["X-Accel-Buffering"] = "no"
-        return response
+        return streaming.ndjson_response(records.stream(name, query, token()))
     return respond(records.games(name, query, token()))
 
 

@@ -46,6 +46,14 @@ def wants_ndjson() -> bool:
     return accept.best_match(["application/json", NDJSON], default="application/json") == NDJSON
 
 
+def ndjson_response(lines: Iterator[bytes] | Iterator[str]) -> Response:
+    """An answer of NDJSON lines (an export, a tournament's results), streamed as they come."""
+    response = Response(stream_with_context(lines), mimetype=NDJSON)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"  # proxies must not hold the stream back
+    return response
+
+
 def events_response(services: Services, game_id: str, token: str | None, query: dict[str, Any]) -> Response:
     events = services.events
     reader = events.open(game_id, token)

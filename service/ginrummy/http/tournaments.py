@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from flask import Response, request, stream_with_context
+from flask import Response, request
 
 from ginrummy.app.calls import Result
 from ginrummy.app.errors import ServiceError
@@ -16,11 +16,11 @@ from ginrummy.app.shapes.archive import ArchivedMatch
 
 from . import account_schemas, contract, streaming
 from . import tournament_schemas as schemas
-from .docs import doc, error_responses, streamed
+from .docs import doc, error_responses, ndjson_form, streamed
 from .games import services
 from .parsing import ApiBlueprint
 from .requests import respond, token
-from .streaming import NDJSON, wants_ndjson
+from .streaming import wants_ndjson
 
 blp = ApiBlueprint(
     "tournaments",
@@ -43,18 +43,6 @@ STREAM = streamed(
     "with its id), keepalive lines, and an error line if the store fails (the last line)",
     sse=True,
 )
-
-
-def ndjson_form(line: Any) -> dict[str, Any]:
-    """The answer's NDJSON form (``Accept: application/x-ndjson``), documented by its line."""
-    return {"responses": {200: {"content": {NDJSON: {"schema": contract.ref(line)}}}}}
-
-
-def ndjson(lines: Any) -> Response:
-    response = Response(stream_with_context(lines), mimetype=NDJSON)
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["X-Accel-Buffering"] = "no"
-    return response
 
 
 @blp.route("", methods=["POST"])
@@ -140,7 +128,9 @@ def results(tournament_id: str) -> Response:
     result = services().tournaments.results(tournament_id)
     if wants_ndjson():
         rows = result.body["players"]
-        return ndjson(orjson.dumps({**row, "tournament": tournament_id}) + b"\n" for row in rows)
+        return streaming.ndjson_response(
+            orjson.dumps({**row, "tournament": tournament_id}) + b"\n" for row in rows
+        )
     return respond(result)
 
 
@@ -152,7 +142,7 @@ def games(tournament_id: str) -> Response:
     application/x-ndjson, one a line, streamed"""
     exports = services().tournaments.games(tournament_id)
     if wants_ndjson():
-        return ndjson(orjson.dumps(exported) + b"\n" for exported in exports)
+        return streaming.ndjson_response(orjson.dumps(exported) + b"\n" for exported in exports)
     return respond(Result({"games": list(exports)}))
 
 
