@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import networkx as nx  # type: ignore[import-untyped]
+import networkx as nx
 
 from .scoring import name_order
 

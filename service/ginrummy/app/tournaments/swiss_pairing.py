@@ -21,11 +21,11 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from py4swiss.engines import DutchEngine  # type: ignore[import-untyped]
-from py4swiss.engines.common.exceptions import PairingError  # type: ignore[import-untyped]
-from py4swiss.trf import ParsedTrf, TrfLine  # type: ignore[import-untyped]
-from py4swiss.trf.codes import PlayerCode, TournamentCode, XCode  # type: ignore[import-untyped]
-from py4swiss.trf.sections import PlayerSection, TournamentSection, XSection  # type: ignore[import-untyped]
+from py4swiss.engines import DutchEngine
+from py4swiss.engines.common.exceptions import PairingError
+from py4swiss.trf import ParsedTrf, TrfLine
+from py4swiss.trf.codes import PlayerCode, TournamentCode, XCode
+from py4swiss.trf.sections import PlayerSection, TournamentSection, XSection
 
 from .scoring import MATCH_POINTS, Played, name_order, performance
 
