@@ -46,3 +46,25 @@ def responses_agree_with_the_document() -> Iterator[None]:
             "responses disagree with the OpenAPI document (GIN_CHECK_RESPONSES):\n" + "\n".join(found[:20]),
             pytrace=False,
         )
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own reordering (by fixtures), which would undo this
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The ``slow`` tests first — at the head of each worker's share (pytest-xdist's ``worksteal`` gives
+    each of its W workers a contiguous share of the list, and steals from the tails): every worker starts
+    on its few long tests, and none ends the run on one while the others wait."""
+    workers = max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
+
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    rest = [item for item in items if not item.get_closest_marker("slow")]
+    ordered: list[pytest.Item] = []
+    left = len(items)
+    for share in range(workers):
+        size = left // (workers - share)  # as worksteal sizes the shares
+        head = slow[share::workers]
+        ordered += head
+        take = max(0, size - len(head))
+        ordered += rest[:take]
+        rest = rest[take:]
+        left -= size
+    items[:] = ordered + rest

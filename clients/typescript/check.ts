@@ -160,6 +160,11 @@ export function describeEvent(line: EventLine): string {
       return `${line.id} ${line.seat} ${line.game_id}`;
     case "berserk":
       return `${line.id} ${line.seat} berserked`;
+    case "chatLine":
+      return (
+        `#${line.n} [${line.room}] ${line.author} ${line.seat ?? "-"} ${line.bot} ${line.preset ?? "-"} ` +
+        `${line.text} ${line.at}`
+      );
     case "opponentGone":
       return `gone ${line.gone} claim in ${line.claim_in}`;
     case "keepalive":
@@ -199,6 +204,8 @@ export function describeAccountLine(line: AccountLine): string {
     case "challengeCanceled":
     case "challengeDeclined":
       return `${line.id} ${line.type} ${challenge(line.challenge)}`;
+    case "followedGameStart":
+      return `${line.id} ${line.player} plays ${startedGame(line.game)}`;
     case "keepalive":
       return "";
     case "error":

@@ -26,6 +26,8 @@ def test_follow_a_person_and_a_bot_see_who_is_online_and_the_followers(client: F
     assert set(by_name) == {bob, botty}
     assert by_name[botty]["bot"] is True and by_name[botty]["online"] is True
     assert by_name[bob]["bot"] is False and by_name[bob]["playing"] == [game["game_id"]]
+    assert client.get(f"/v1/players/{botty}").get_json()["online"] is True  # a profile's online dot
+    assert client.get(f"/v1/players/{ann}").get_json()["online"] is False
     assert (
         client.post(f"/v1/players/{bob}/unfollow", headers=bearer(ann_token)).get_json()["following"] is False
     )
@@ -80,3 +82,27 @@ def test_an_arena_never_pairs_two_who_block_each_other(app: Flask, client: Flask
     assert "bot-simple" in pairing["players"]
     client.post(f"/v1/tournaments/{tid}/terminate", headers=bearer(organiser))
     run_until(runner.step, lambda: info(client, tid)["status"] == "finished")
+
+
+def test_a_stream_that_asks_is_told_when_someone_it_follows_starts_a_game(client: FlaskClient) -> None:
+    ann, ann_token = account(client, "ann")
+    bob, bob_token = account(client, "bob")
+    _, cat_token = account(client, "cat")
+    for token in (ann_token, cat_token):
+        client.post(f"/v1/players/{bob}/follow", headers=bearer(token))
+
+    def last_id(token: str, query: str = "") -> str:
+        page = client.get(
+            f"/v1/account/stream{query}", headers={**bearer(token), "Accept": "application/json"}
+        )
+        return str(page.get_json()["last_id"])
+
+    ann_since = last_id(ann_token)  # Ann's stream did not ask: she is not told
+    since = last_id(cat_token, "?follows=true")
+    game = client.post("/v1/games", json={"opponent": {"type": "bot"}}, headers=bearer(bob_token)).get_json()
+    private = {"opponent": {"type": "bot"}, "private": True}
+    assert client.post("/v1/games", json=private, headers=bearer(bob_token)).status_code == 201
+    told = stream(client, cat_token, wait=0.5, since=since)
+    followed = [event for event in told if event["type"] == "followedGameStart"]
+    assert [(e["player"], e["game"]["game_id"]) for e in followed] == [(bob, game["game_id"])]
+    assert [e for e in stream(client, ann_token, wait=0.2, since=ann_since) if e["type"] != "keepalive"] == []

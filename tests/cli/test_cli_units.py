@@ -127,8 +127,8 @@ def test_the_docstring_examples_run() -> None:
     import importlib
 
     for name in (
-        "accounts", "challenges", "cards", "commands", "commands_play", "main", "people", "play", "records",
-        "replay", "results", "review", "table", "tournaments", "watch", "words",
+        "accounts", "challenges", "cards", "chat", "commands", "commands_play", "main", "people", "play",
+        "records", "relations", "replay", "results", "review", "table", "tournaments", "watch", "words",
     ):  # fmt: skip
         module = importlib.import_module(f"gin_cli.{name}")
         result = doctest.testmod(module)

@@ -138,6 +138,14 @@ INSERT INTO follows (follower_id, followed_id, created_at) VALUES
 INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES
     (pg_temp.player('zoë'), pg_temp.player('expert'), '2025-03-03 21:05:00+00');
 
+INSERT INTO chat_lines (game_id, n, room, author_id, author_name, seat, bot, preset, body, said_at) VALUES
+    ('g-7Kq2mP', 1, 'player', pg_temp.player('ann'), 'Ann', 0, false, 'good_luck', 'Good luck!',
+     '2025-03-03 19:00:02.5+00'),
+    ('g-7Kq2mP', 2, 'spectator', NULL, 'Guest', NULL, false, NULL, E'gg \u263a',
+     '2025-03-03 19:10:00+00');
+
+INSERT INTO chat_mutes (game_id, seat, muted_at) VALUES ('g-7Kq2mP', 1, '2025-03-03 19:11:00+00');
+
 INSERT INTO tournaments (id, format, name, organiser, organiser_id, settings, status, starts_at, started_at,
                          finished_at, round, standings) VALUES
     ('t-Rr4', 'round_robin', 'Spring round robin', 'Ann', pg_temp.player('ann'),
@@ -153,6 +161,23 @@ INSERT INTO tournament_pairings (tournament_id, number, round, seat0, seat1, gam
                                  finished_seq, created_at, finished_at) VALUES
     ('t-Rr4', 1, 1, 'Ann', 'Zoë', 'g-7Kq2mP', 'finished', 'seat0', 'finished', 1,
      '2025-03-03 19:00:01+00', '2025-03-03 20:01:03+00');
+
+UPDATE players SET moderator = true WHERE name_folded = 'ann';
+UPDATE players SET chat_muted_until = '2025-03-05 12:00:00.25+00', closed_at = '2025-03-06 09:00:00+01'
+    WHERE name_folded = 'zoë';
+
+INSERT INTO reports (reporter_id, reported_id, reason, text, game_id, line, line_author, line_body, line_said_at,
+                     created_at, closed_at, closed_by) VALUES
+    (pg_temp.player('ann'), pg_temp.player('zoë'), 'abuse', E'rude\nagain', 'g-7Kq2mP', 3, 'Zoë', 'gg ez ☺',
+     '2025-03-03 19:50:00.5+00', '2025-03-03 20:10:00+00', '2025-03-05 11:00:00+00', pg_temp.player('ann')),
+    (pg_temp.player('zoë'), pg_temp.player('expert'), 'other', '', NULL, NULL, NULL, NULL, NULL,
+     '2025-03-04 08:00:00+00', NULL, NULL);
+
+INSERT INTO moderation_log (moderator_id, action, player_id, report_id, detail, at) VALUES
+    (NULL, 'grant_moderator', pg_temp.player('ann'), NULL, '', '2025-03-01 00:00:00+00'),
+    (pg_temp.player('ann'), 'close_report', pg_temp.player('zoë'), (SELECT min(id) FROM reports), 'warned',
+     '2025-03-05 11:00:00+00'),
+    (pg_temp.player('ann'), 'chat_mute', pg_temp.player('zoë'), NULL, '60 min: insults', '2025-03-05 11:00:00.25+00');
 """
 
 

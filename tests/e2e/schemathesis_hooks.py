@@ -58,6 +58,28 @@ GAME_REASONS = {
     "too_many_tournaments",
     "berserk_not_allowed",
     "no_rematch",
+    # table chat: a room the caller may not use, free text from a player without an account, a
+    # moderator's mute, a game whose chat is closed, a line empty once cleaned or too long, too fast
+    "chat_forbidden",
+    "chat_presets_only",
+    "chat_muted",
+    "chat_closed",
+    "chat_empty",
+    "chat_too_long",
+    "chat_too_fast",
+    # reports and moderation: the moderators' API for anyone else, a report of oneself, a chat line that
+    # is not there or not the reported player's, a day's reports, a report closed, an account closed (or
+    # a moderator's, which is not closed)
+    "not_moderator",
+    "report_self",
+    "chat_line_not_found",
+    "not_their_line",
+    "too_many_reports",
+    "report_closed",
+    "report_not_found",
+    "account_closed",
+    "already_closed",
+    "moderator_protected",
     # 409: the rules or the game's state refuse it now
     "illegal_action",
     "not_your_turn",

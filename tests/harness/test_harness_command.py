@@ -169,6 +169,7 @@ def test_no_token_appears_in_the_output_even_when_verbose(live_service: str) -> 
         assert token not in ran.out + ran.err
 
 
+@pytest.mark.slow
 def test_only_the_host_shows_the_invitation_once_and_no_one_a_token(live_service: str) -> None:
     proxy = Proxy(live_service)
     try:

@@ -48,6 +48,7 @@ def start_game(
     ``rated``: tick Rated (a logged-in or signed-in player's)."""
     page.goto(url)
     expect(page.locator("#bot option")).not_to_have_count(0)
+    more_options(page)
     if name is not None:
         page.fill("#name", name)
     if clock is not None:
@@ -65,6 +66,14 @@ def start_game(
         page.fill("#seed", str(seed))
     page.click("[data-action=play-bot]" if bot else "[data-action=invite]")
     expect(page.locator("#game")).to_have_attribute("data-version", re.compile(r"\d+"))
+
+
+def more_options(page: Page) -> None:
+    """Unfold the start page's "More options" (the form of a new game: folded while a player is signed
+    in, below the pools' grid)."""
+    if page.locator("#more-options").get_attribute("open") is None:
+        page.click("#more-options > summary")
+    expect(page.locator("#new-game")).to_be_visible()
 
 
 def play_url(base: str) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from .pages import Table, game_address, log_in, play_url, start_game, wait_for_game
+from .pages import Table, game_address, log_in, more_options, play_url, start_game, wait_for_game
 
 
 def unique(prefix: str) -> str:
@@ -35,6 +35,7 @@ def two_players(new_context: Callable[..., BrowserContext], base: str) -> tuple[
         name = unique(who)
         page = new_context(who.lower()).new_page()
         log_in(page, play_url(base), name)
+        more_options(page)  # the form's quick match: its own terms, no pool's
         pages.append(page)
         names.append(name)
     return pages[0], pages[1], names[0], names[1]
@@ -135,6 +136,7 @@ def test_a_player_logs_in_stays_logged_in_and_logs_out(
     log_in(page, play_url(live_service), name)
     # Logged in: the game is the player's, which may be rated; the name at the table is the player's.
     expect(page.locator("#name")).to_have_count(0)
+    more_options(page)
     expect(page.locator("#rated")).to_be_visible()
     expect(page.locator("[data-action=quick-match]")).to_be_visible()
     page.reload()

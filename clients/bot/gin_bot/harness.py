@@ -32,6 +32,11 @@ game is a quick match in the lobby — paired at once with a waiting seek, or wa
 bot's. Only what the service would refuse is refused up front: ``--rated`` without a player (but for
 ``--seek``), and ``--rated`` with ``--join`` (the host decides); and what would otherwise be ignored.
 
+The table chat (:mod:`gin_bot.chat`): ``--on-chat MODULE:FUNCTION`` calls ``FUNCTION(line, table)`` with
+each line the other player says (``table.say(text=None, preset=None)`` answers), and ``--greet`` says a
+preset phrase at the start of each game and one at its end (``good_luck,good_game``; nothing by default: a
+bot speaks when its author wants it to).
+
 Exit statuses: 0 every match was played to its end; 1 some could not be (``errors`` in the summary, or
 challenges declined); 2 a bad command line, a bot that cannot be imported, or settings the service refuses
 (rules, bot name, seed, invitation, challenge); 3 the service cannot be reached; 4 ``--strict`` and the
@@ -54,12 +59,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType, ModuleType
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from ginrummy_client import ApiError, Client, ClockSpec, Game, GinClientError, parse_invitation, parse_options
 
 from . import __version__
 from .botaccount import Acceptance, AccountBot, ChallengePlan, families, names, parse_clock
+from .chat import ChatHook, Greeting
 from .play import (
     EXIT_ERRORS,
     EXIT_INTERRUPTED,
@@ -496,6 +502,16 @@ def build_parser() -> argparse.ArgumentParser:
                      help="an illegal answer or an exception of the bot stops the run (exit 4) instead of "
                      "being replaced by a legal move")  # fmt: skip
     run.add_argument("--verbose", "-v", action="store_true", help="log every request and retry")
+    chat = run.add_argument_group("the table chat (off by default)")
+    chat.add_argument(
+        "--on-chat", metavar="MODULE:FUNCTION",
+        help="call FUNCTION(line, table) with each chat line the other player says; table.say(text=None, "
+        "preset=None) answers (free text: an account's)",
+    )  # fmt: skip
+    chat.add_argument(
+        "--greet", nargs="?", const="good_luck,good_game", metavar="HELLO,GOODBYE",
+        help="say a preset phrase at the start of each game and one at its end (default good_luck,good_game)",
+    )  # fmt: skip
     accepting = run.add_argument_group("--account: which challenges are accepted (the others are declined)")
     accepting.add_argument("--accept-family", action="append", default=[], metavar="FAMILY[,FAMILY…]",
                            help="only these rules presets (declined: rules)")  # fmt: skip
@@ -646,6 +662,8 @@ def main(argv: list[str] | None = None) -> int:
                     "GIN_PLAYER_TOKEN (a player is made once with POST /v1/players, or gin login)"
                 )
         choose = load_bot(args.bot_function)
+        on_chat = None if args.on_chat is None else cast(ChatHook, load_bot(args.on_chat))
+        greeting = None if args.greet is None else Greeting.parse(args.greet)
         server = args.server or os.environ.get("GIN_SERVER") or DEFAULT_SERVER
         client = Client(server)
         results = Results(Path(args.results)) if args.results is not None else None
@@ -664,6 +682,16 @@ def main(argv: list[str] | None = None) -> int:
     with client:
         try:
             client.service.bots()
+            if greeting is not None:
+                known = {preset["id"] for preset in client.service.chat_presets()["presets"]}
+                unknown = [phrase for phrase in greeting.phrases() if phrase not in known]
+                if unknown:
+                    print(
+                        f"gin-bot: --greet takes preset phrases ({', '.join(sorted(known))}), not "
+                        f"{', '.join(unknown)}",
+                        file=sys.stderr,
+                    )
+                    return EXIT_USAGE
             if args.seek and token is None:
                 name = args.name or f"gin-bot-{os.getpid()}-{int(time.time()) % 100000}"
                 token = client.players.create(name).token
@@ -685,7 +713,7 @@ def main(argv: list[str] | None = None) -> int:
             return EXIT_UNREACHABLE
     if account and os.environ.get("GIN_PLAYER_TOKEN"):
         log.warning("GIN_PLAYER_TOKEN is not used: --account and --challenge play as the API token's account")
-    settings = Settings(choose, server, token, args.full_view, args.strict, results)
+    settings = Settings(choose, server, token, args.full_view, args.strict, results, on_chat, greeting)
     harness: Harness | AccountBot
     if account:
         games = (args.games or 0) if plan is None else 0

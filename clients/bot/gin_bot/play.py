@@ -24,10 +24,11 @@ import traceback
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ginrummy_client import (
     ApiError,
+    ChatLine,
     Client,
     Conflict,
     ConnectionFailed,
@@ -48,6 +49,8 @@ from ginrummy_client import (
     listed,
 )
 from ginrummy_client.events import Following
+
+from .chat import ChatHook, Greeting, TableChat
 
 log = logging.getLogger("gin_bot")
 
@@ -270,7 +273,9 @@ class Table:
 
     ``full_view``: the bot is shown full views (with ``history`` and ``stats``). ``strict``: a bad answer
     raises :class:`BadAnswer` instead of being replaced. ``replaced`` is told of every replaced answer.
-    ``stop`` set: :class:`Stopped` within :data:`STOP_POLL` seconds."""
+    ``stop`` set: :class:`Stopped` within :data:`STOP_POLL` seconds. ``chat``: the table's chat — the
+    greetings, and the lines of the other seat handed to the bot's ``on_chat`` while it waits, from the
+    stream held open from the start then (:mod:`gin_bot.chat`)."""
 
     def __init__(
         self,
@@ -282,9 +287,11 @@ class Table:
         replaced: Callable[[Game, Decision], None],
         full_view: bool = False,
         strict: bool = False,
+        chat: TableChat | None = None,
     ) -> None:
         self.game = game
         self.choose = choose
+        self.chat = chat
         self.stop = stop
         self.patience = patience
         self.replaced = replaced
@@ -300,7 +307,15 @@ class Table:
     def play(self) -> Played:
         """Play until the match is over; what was played (its last view a full view)."""
         try:
+            if self.chat is not None:
+                self.chat.start()
+                if self.chat.listens:
+                    self._open()  # the chat from the start, not only once the opponent is awaited
             self._play()
+            if self.chat is not None:
+                if self._follow is not None:
+                    self._news_of(self._follow.next(0))  # lines said while the bot made its last moves
+                self.chat.end()
             while True:  # the full view: the match's statistics
                 try:
                     self.played.view = self.game.refresh()
@@ -360,23 +375,45 @@ class Table:
         self._probe_every = CLAIM_PROBE
         self._probe_at = time.monotonic() + CLAIM_PROBE
 
+    def _open(self) -> Follow:
+        """The game's event stream, read on a thread of its own (with its chat when the bot listens)."""
+        game = self.game
+        # From the view's own cursor (what follows the view), else the newest event seen.
+        after = game.view.get("cursor") or game.cursor
+        chat = self.chat is not None and self.chat.listens
+        feed = game.events(after=after, wait=STREAM_WAIT, chat=chat)
+        self._follow = Follow(feed, f"gin-bot-events-{game.game_id}")
+        return self._follow
+
+    def _news_of(self, got: list[Any]) -> list[Any]:
+        """What a :class:`Follow` handed over, its chat lines told to the table's chat: the rest."""
+        rest = []
+        for item in got:
+            if isinstance(item, dict) and item.get("type") == "chatLine":
+                assert self.chat is not None
+                self.chat.heard(cast(ChatLine, item))
+            else:
+                rest.append(item)
+        return rest
+
     def _wait(self) -> None:
         """Until the opponent's next move (or the join, or the end), looking at the stop flag meanwhile;
-        a claim when the opponent has sat on its move long enough."""
-        game = self.game
-        if self._follow is None:
-            # From the view's own cursor (what follows the view), else the newest event seen.
-            feed = game.events(after=game.view.get("cursor") or game.cursor, wait=STREAM_WAIT)
-            self._follow = Follow(feed, f"gin-bot-events-{game.game_id}")
+        a claim when the opponent has sat on its move long enough. Chat lines that come meanwhile are
+        told to the table's chat."""
+        follow = self._follow or self._open()
         while not self.stop.is_set():
-            got = self._follow.next(min(STOP_POLL, self._probe_at - time.monotonic()))
+            got = follow.next(min(STOP_POLL, self._probe_at - time.monotonic()))
+            said = bool(got)
+            got = self._news_of(got)
+            if said and not got:
+                continue  # only chat: still waiting for the opponent
             if not got:
                 if time.monotonic() >= self._probe_at and self._claim():
                     return
                 continue
             for item in got:
                 if item is END or isinstance(item, Exception):
-                    self._follow.close()
+                    follow.close()
                     self._follow = None
                     if isinstance(item, Exception):
                         raise item
@@ -595,8 +632,8 @@ class Refused(Exception):
 @dataclass(frozen=True)
 class Settings:
     """What every run is given: the bot (``choose``), the service and the token it plays with (a player's
-    or an account's: never logged), how the bot's answers are treated (``full_view``, ``strict``) and
-    where the results go."""
+    or an account's: never logged), how the bot's answers are treated (``full_view``, ``strict``), where
+    the results go, and the table chat: the bot's ``on_chat`` and the ``greeting`` (:mod:`gin_bot.chat`)."""
 
     choose: Chooser
     server: str
@@ -604,6 +641,8 @@ class Settings:
     full_view: bool = False
     strict: bool = False
     results: Results | None = None
+    on_chat: ChatHook | None = None
+    greeting: Greeting | None = None
 
 
 class Run:
@@ -668,6 +707,7 @@ class Run:
             replaced=self.replaced,
             full_view=self.settings.full_view,
             strict=self.settings.strict,
+            chat=self.table_chat(game),
         )
         try:
             played = table.play()
@@ -689,6 +729,13 @@ class Run:
             log.exception("game %s: error in gin-bot", game.game_id)
         else:
             self.finished(client, played)
+
+    def table_chat(self, game: Game) -> TableChat | None:
+        """The chat at ``game``'s table, when the run listens to it or greets (else None: not read)."""
+        settings = self.settings
+        if settings.on_chat is None and settings.greeting is None:
+            return None
+        return TableChat(game, settings.on_chat, settings.greeting)
 
     def finished(self, client: Client, played: Played) -> None:
         """A game played to its end: counted, logged, and written to the results."""

@@ -11,7 +11,7 @@ connection; ``seats``: the games saved and in play). The rest is what they use: 
 interactive game loop) and ``events``; ``screen`` (the terminal), ``table`` and ``results`` (a view
 drawn); ``commands`` (what a line typed at the game prompt means), ``words``, ``cards``; ``saved``
 (seat tokens and logins kept on disk); the screens and waits of ``accounts``, ``challenges``,
-``people``, ``records``, ``replay``, ``review`` and ``watch``.
+``people``, ``relations``, ``records``, ``replay``, ``review`` and ``watch``.
 """
 
 __all__ = ["__version__"]

@@ -1,10 +1,12 @@
 """What a line typed at the game prompt means.
 
 A line becomes either a move (an action in the JSON form of the API, ``abort`` included), a resignation
-(``resign``: a move too, which the prompt confirms first) or a client command (hint, undo, help, quit,
-show). Moves are looked up in the view's ``legal_actions``: the client never decides what is legal. A
-move that is well formed but not on offer is still returned (``offered=False``) so that the service,
-which knows the rules, can explain why it is refused.
+(``resign``: a move too, which the prompt confirms first), a line of the table chat (``say TEXT``, a
+preset phrase ``/gg``; ``/mute``, ``/unmute``, and ``/`` alone lists the phrases: :mod:`chat`) or a client
+command (hint, undo, help, quit, show). Moves are looked up in the view's ``legal_actions``: the client
+never decides what is legal. A move that is well formed but not on offer is still returned
+(``offered=False``) so that the service, which knows the rules, can explain why it is refused. A chat
+line starts with ``say`` or ``/``, which no move does.
 
 >>> view = {"legal_actions": [{"type": "draw", "source": "stock"}, {"type": "draw", "source": "discard"}]}
 >>> parse_line("d", view)
@@ -13,6 +15,8 @@ Command(kind='move', action={'type': 'draw', 'source': 'stock'}, offered=True)
 Command(kind='move', action={'type': 'discard', 'card': 'TH'}, offered=False)
 >>> parse_line("resign", {"legal_actions": [{"type": "resign"}]})
 Command(kind='resign', action={'type': 'resign'}, offered=True)
+>>> parse_line("say Well played, Bob!", view).said, parse_line("/GG", view).said
+({'text': 'Well played, Bob!'}, {'preset': 'good_game'})
 >>> parse_line("discard 1x", view)
 Traceback (most recent call last):
 ...
@@ -21,10 +25,11 @@ gin_cli.commands.InputError: '1x' is not a card: type a card like 7h, 10♥ or T
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import normalize_card
+from .chat import PRESET_WORDS, preset_of
 from .words import not_on_offer
 
 HELP = """\
@@ -46,7 +51,12 @@ Other commands:
   undo               take back your last move (when the service allows it)
   show               draw the table again
   help               this text
-  quit               leave; the game is kept and `gin resume` brings you back"""
+  quit               leave; the game is kept and `gin resume` brings you back
+Chat (at your prompt; your opponent's lines are shown as they come):
+  say TEXT           say TEXT to your opponent (free text needs an account)
+  /gg, /gl, /ty …    say a phrase: /hi /gl /hf /ty /gg /wp /nh /oops /bye /+1
+                     /smile /wow /sad /clap (/ alone lists them)
+  /mute, /unmute     stop (start again) reading your opponent in this game"""
 
 _DRAW = ("d", "draw", "s", "stock")
 _PILE = ("p", "pile", "take", "t", "upcard", "up")
@@ -67,11 +77,13 @@ class InputError(ValueError):
 
 @dataclass(frozen=True)
 class Command:
-    """A parsed line: ``kind`` is ``move`` (with ``action``) or a client command."""
+    """A parsed line: ``kind`` is ``move`` (with ``action``), ``say`` (``said``: the chat line's
+    ``{"text"}`` or ``{"preset"}``), ``mute``, ``unmute``, ``phrases`` or a client command."""
 
     kind: str
     action: dict[str, Any] | None = None
     offered: bool = False
+    said: dict[str, str] | None = field(default=None, repr=False)
 
 
 def find_legal(view: dict[str, Any], **wanted: Any) -> list[dict[str, Any]]:
@@ -85,6 +97,9 @@ def find_legal(view: dict[str, Any], **wanted: Any) -> list[dict[str, Any]]:
 
 def parse_line(line: str, view: dict[str, Any]) -> Command:
     """Understand one line typed at the prompt (``view`` is the seat view it answers)."""
+    chat = parse_chat(line)
+    if chat is not None:
+        return chat
     text = " ".join(line.strip().lower().split())
     if text in _LOCAL:
         return Command(_LOCAL[text])
@@ -120,6 +135,39 @@ def parse_line(line: str, view: dict[str, Any]) -> Command:
     if len(words) == 1 and normalize_card(words[0]) is not None:
         return _move(view, {"type": "discard", "card": _card(words[0])})
     raise InputError(f"unknown command {line.strip()!r}: type help for the list")
+
+
+def parse_chat(line: str) -> Command | None:
+    """A line of the table chat (``say TEXT``, ``/WORD``), or None for any other line. The text is said as
+    typed (the service cleans it); a phrase is named by its short word (``PRESET_WORDS``) or its id.
+
+    >>> parse_chat("/mute"), parse_chat("/")
+    (Command(kind='mute', action=None, offered=False), Command(kind='phrases', action=None, offered=False))
+    >>> parse_chat("draw") is None
+    True
+    """
+    text = line.strip()
+    if text.startswith("/"):
+        word = text[1:].strip().lower()
+        if word in ("mute", "unmute"):
+            return Command(word)
+        if word in ("", "?", "help"):
+            return Command("phrases")
+        preset = preset_of(word)
+        if preset is None:
+            raise InputError(f"there is no phrase /{word}: type / for the list ({_words()})")
+        return Command("say", said={"preset": preset})
+    verb, _, rest = text.partition(" ")
+    if verb.lower() != "say":
+        return None
+    rest = rest.strip()
+    if not rest:
+        raise InputError(f"say what? type say and your words (say good game), or a phrase: {_words()}")
+    return parse_chat(rest) if rest.startswith("/") else Command("say", said={"text": rest})
+
+
+def _words() -> str:
+    return " ".join(f"/{word}" for word in list(PRESET_WORDS)[:5]) + " …"
 
 
 def _card(text: str) -> str:

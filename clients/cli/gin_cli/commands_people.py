@@ -1,8 +1,13 @@
 """The commands of people playing people: ``gin lobby`` (the open seeks and the public games in play),
 ``seek`` (quick match: wait in the lobby for an opponent), ``accept`` (take a seek), ``watch`` (follow a
-game as a spectator), ``profile`` and ``leaderboard``. The screens are :mod:`people`'s."""
+game as a spectator), ``profile`` and ``leaderboard``; and the account's follows and blocks: ``follow``,
+``unfollow``, ``following`` (who is online, who plays which game), ``block``, ``unblock``, ``blocking``.
+The screens are :mod:`people`'s and :mod:`relations`'."""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ginrummy_client import Game, Seek, SeekTaken
 
@@ -11,10 +16,14 @@ from .errors import UsageError
 from .exits import EXIT_INTERRUPTED, EXIT_REFUSED
 from .people import render_leaderboard, render_lobby, render_profile, rule_options
 from .play import plain
+from .relations import done, render_blocking, render_following
 from .seats import leaving_withdraws
 from .watch import Spectator
 
-COMMANDS = ("lobby", "seek", "accept", "watch", "profile", "leaderboard")
+COMMANDS = (
+    "lobby", "seek", "accept", "watch", "profile", "leaderboard",
+    "follow", "unfollow", "following", "block", "unblock", "blocking",
+)  # fmt: skip
 """The commands carried out here, each by the method of its name."""
 
 
@@ -95,3 +104,34 @@ class PeopleCommands(PlayerCommands):
     def leaderboard(self) -> int:
         board = self.client.players.leaderboard(self.args.family.strip().lower(), self.args.limit)
         return self.out.present(plain(board), render_leaderboard)
+
+    def follow(self) -> int:
+        return self._relate(self.client.players.follow)
+
+    def unfollow(self) -> int:
+        return self._relate(self.client.players.unfollow)
+
+    def block(self) -> int:
+        return self._relate(self.client.players.block)
+
+    def unblock(self) -> int:
+        return self._relate(self.client.players.unblock)
+
+    def _relate(self, relate: Callable[[str], Mapping[str, Any]]) -> int:
+        """Follow, unfollow, block or unblock the player named (the command's name says which)."""
+        command = self.args.command
+        self.connection.need_login(f"gin {command}")
+        answer = plain(relate(self.args.name))
+        return self.out.present(answer, lambda screen, data: screen.line(done(command, data)))
+
+    def following(self) -> int:
+        self.connection.need_login("gin following")
+        listing = {"players": self.client.account.following()}
+        me = self.connection.my_name() or "?"
+        return self.out.present(listing, lambda screen, data: render_following(screen, me, data["players"]))
+
+    def blocking(self) -> int:
+        self.connection.need_login("gin blocking")
+        listing = {"players": self.client.account.blocking()}
+        me = self.connection.my_name() or "?"
+        return self.out.present(listing, lambda screen, data: render_blocking(screen, me, data["players"]))

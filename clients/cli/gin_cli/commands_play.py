@@ -1,15 +1,17 @@
 """The commands of a game: ``gin play`` (against a bot), ``host`` and ``join`` (two people), ``resume``,
 ``show`` and ``act`` (a saved game: play it on, show its table, make one move), ``resign``, ``abort`` and
-``rematch``. The game loop itself is :class:`play.GameSession`'s, the seats kept :class:`seats.Seats`'."""
+``rematch``; and its table chat: ``chat`` (the lines one reads) and ``say``. The game loop itself is
+:class:`play.GameSession`'s, the seats kept :class:`seats.Seats`', the chat's screens :mod:`chat`'s."""
 
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, Literal
 
-from ginrummy_client import ApiError, GinClientError, parse_invitation
+from ginrummy_client import ApiError, ChatLine, Game, GinClientError, parse_invitation
 
-from .commands import InputError, parse_line
+from .chat import render_chat, render_phrases, said_parts
+from .commands import InputError, parse_chat, parse_line
 from .context import REFUSED_LOGIN, PlayerCommands
 from .errors import UsageError
 from .exits import EXIT_NOTHING_TO_RESUME, EXIT_OK
@@ -20,7 +22,7 @@ from .saved import SavedGame
 from .screen import isatty
 from .table import moves_line, player_names, render_table
 
-COMMANDS = ("play", "host", "join", "resume", "show", "act", "resign", "abort", "rematch")
+COMMANDS = ("play", "host", "join", "resume", "show", "act", "resign", "abort", "rematch", "chat", "say")
 """The commands carried out here, each by the method of its name."""
 
 
@@ -219,6 +221,50 @@ class PlayCommands(PlayerCommands):
         again = start_rematch(seat, self.screen, names[1 - (seat.seat or 0)], json_mode=self.out.json_mode)
         self.seats.rematch_started(again)
         return self.seats.play(again, fetch=False)
+
+    # --- the table chat --------------------------------------------------------------------------------
+
+    def chat(self) -> int:
+        table = self._table(self.args.game_id)
+        page = plain(table.chat())
+        lines: list[ChatLine] = list(page["lines"])
+        while page["lines"]:  # a page holds 200 lines at most
+            page = plain(table.chat(after=page["last"]))
+            lines += page["lines"]
+        whole = {"game_id": table.game_id, "lines": lines, "rooms": page["rooms"], "muted": page["muted"]}
+        return self.out.present(whole, lambda screen, data: render_chat(screen, table.game_id, data))
+
+    def say(self) -> int:
+        text = " ".join(self.args.words).strip()
+        try:
+            command = parse_chat(text if text.startswith("/") else f"say {text}")
+        except InputError as exc:
+            raise UsageError(str(exc)) from None
+        if command is None or command.kind not in ("say", "phrases"):
+            raise UsageError("gin say GAME TEXT says TEXT, gin say GAME /gg a phrase (/mute is the prompt's)")
+        if command.kind == "phrases":
+            presets = plain(self.client.service.chat_presets())
+            return self.out.present(presets, lambda screen, data: render_phrases(screen, data["presets"]))
+        table = self._table(self.args.game_id)
+        if table.token is None:
+            raise UsageError(
+                f"gin say speaks as a player of the game or one who watches: gin login NAME first, on "
+                f"{self.client.server}"
+            )
+        room: Literal["player", "spectator"] = "player" if "player" in table.chat()["rooms"] else "spectator"
+        assert command.said is not None
+        line = plain(table.say(command.said.get("text"), preset=command.said.get("preset"), room=room))
+        return self.out.present(line, lambda screen, data: screen.line(*said_parts(data)))
+
+    def _table(self, game_id: str) -> Game:
+        """The game whose chat is read or said in, as the player takes part in it: the seat saved here
+        (its own server and token), else the login's (a seat of the account, or one who watches), else
+        anyone's (the spectators' room)."""
+        saved = self.seats.saved.load().get(game_id) or self.seats.saved.load_finished().get(game_id)
+        if saved is not None:
+            self.connection.follow(saved.server)
+        token = (saved.token if saved is not None else "") or self.client.token
+        return Game(self.client, game_id, token=token or None)
 
 
 def score_words(view: dict[str, Any], names: list[str]) -> str:

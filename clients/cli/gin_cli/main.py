@@ -2,11 +2,12 @@
 has the command carried out by its group and turns what went wrong into an exit status (:mod:`exits`).
 
 Each group of commands has a module, whose class carries out each command in the method named after it:
-``commands_play`` (play, host, join, resume, show, act, resign, abort, rematch), ``commands_account``
+``commands_play`` (play, host, join, resume, show, act, resign, abort, rematch, chat, say),
+``commands_account``
 (signup, login, logout, passwd, whoami, sessions, token), ``commands_challenge`` (challenge, challenges),
 ``commands_tournament`` (tournaments, tournament), ``commands_people`` (lobby, seek, accept, watch, profile,
-leaderboard), ``commands_records`` (games, export, replay, review) and ``commands_reference`` (analyze,
-rules, bots).
+leaderboard, follow, unfollow, following, block, unblock, blocking), ``commands_records`` (games, export,
+replay, review) and ``commands_reference`` (analyze, rules, bots).
 """
 
 from __future__ import annotations
@@ -140,6 +141,19 @@ def build_parser() -> argparse.ArgumentParser:
         commands.add_parser("rematch", parents=[common], help="ask for a rematch of a finished game"),
         "the one finished last",
     )
+    chat = commands.add_parser(
+        "chat", parents=[common], help="a game's table chat (in play or finished): the lines you read"
+    )
+    chat.add_argument("game_id", help="the game")
+    say = commands.add_parser(
+        "say",
+        parents=[common],
+        help="say a line in a game's chat: gin say GAME good game, or gin say GAME /gg",
+    )
+    say.add_argument("game_id", help="the game (yours, or one you watch: signed in)")
+    say.add_argument(
+        "words", nargs="+", metavar="TEXT", help="what to say, or /WORD: a phrase (/ lists them)"
+    )
     account_commands(commands, common)
     challenge_commands(commands, common, rules_options)
     tournament_commands(commands, common, rules_options)
@@ -157,6 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
     board = commands.add_parser("leaderboard", parents=[common], help="the best rated players")
     board.add_argument("--family", default="standard", metavar="PRESET", help="rules family (standard)")
     board.add_argument("--limit", type=int, default=20, metavar="N", help="how many (default 20)")
+    relation_commands(commands, common)
 
     def game_filters(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("name", nargs="?", help="the player (default: your login)")
@@ -261,6 +276,24 @@ def account_commands(commands: Any, common: argparse.ArgumentParser) -> None:
     tokens.add_parser("list", parents=[common], help="the API tokens (never the tokens themselves)")
     revoke = tokens.add_parser("revoke", parents=[common], help="revoke an API token: refused at once")
     revoke.add_argument("token_id", metavar="ID", help="the token's id, as gin token list shows it")
+
+
+def relation_commands(commands: Any, common: argparse.ArgumentParser) -> None:
+    """The account's follows and blocks: ``gin follow|unfollow|block|unblock NAME``, ``gin following``
+    and ``gin blocking``."""
+    for name, what in (
+        ("follow", "follow a player: gin following shows when they are online and what they play"),
+        ("unfollow", "stop following a player"),
+        ("block", "block a player: their challenges to you are declined (they are never told)"),
+        ("unblock", "stop blocking a player"),
+    ):
+        relation = commands.add_parser(name, parents=[common], help=what)
+        relation.add_argument("name", metavar="NAME", help="the player (any case): a person or a bot account")
+    commands.add_parser(
+        "following", parents=[common],
+        help="the players you follow: who is online, who plays which game (gin watch it, or gin challenge)",
+    )  # fmt: skip
+    commands.add_parser("blocking", parents=[common], help="the players you block (only you see them)")
 
 
 CHALLENGE_HELP = """\
@@ -526,6 +559,8 @@ LOOK_UP = {
     "session_expired": "gin login NAME signs in again",
     "player_not_found": "names ignore case; a house bot is bot-NAME (gin bots lists them)",
     "challenge_not_found": "gin challenges lists your open challenges",
+    "player_blocked": "gin blocking lists the players you block; gin unblock NAME",
+    "chat_presets_only": "say a phrase instead: gin say GAME /gg (gin say GAME / lists them)",
 }
 """Where a player finds the right name when the service refuses one (its detail speaks of HTTP paths)."""
 

@@ -164,12 +164,13 @@ def render_lobby(screen: Screen, seeks: list[dict[str, Any]], games: list[dict[s
 
 
 def render_profile(screen: Screen, profile: Mapping[str, Any]) -> None:
-    """A player's profile: games, ratings with their rank, recent games."""
+    """A player's profile: games, followers, ratings with their rank, recent games."""
     games = profile.get("games") or {}
     screen.rule(f"{profile.get('name', '?')}")
     screen.line(
         f"Games: {games.get('played', 0)} played · {games.get('won', 0)} won · {games.get('lost', 0)} lost"
     )
+    screen.line(f"Followers: {profile.get('followers', 0)}")
     ratings = profile.get("ratings") or {}
     for family, rating in ratings.items():
         rank = rating.get("rank")

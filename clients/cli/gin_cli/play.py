@@ -6,6 +6,11 @@ view it answers) and an ``Idempotency-Key``, both added by the SDK; on ``412`` (
 view is fetched again and shown. While the opponent is to move, the session blocks on the
 events long poll (``GET /v1/games/{id}/events?after=…&wait=…``): no busy polling.
 
+The table chat (:mod:`chat`): at the prompt ``say TEXT`` or a phrase (``/gg``) says a line, ``/mute`` and
+``/unmute`` stop or start reading the other seat's; against anyone but a house bot the other seat's lines
+are followed on a thread of their own (:class:`chat.ChatWatch`) and shown as they come, the prompt drawn
+again below them.
+
 Whose move it is comes from the view's ``your_move`` (its ``legal_actions`` also list resign and abort,
 which are allowed on the opponent's move too). With a time control the clocks run on screen (on a
 terminal the running one ticks: above the prompt, below the waiting line) and a flag fall is acted on at
@@ -17,7 +22,8 @@ is offered a rematch (against a person: until the other accepts).
 
 With ``--json`` the same loop prints one JSON object per line instead of the table: ``{"type": "view",
 "view": …}`` whenever the game changes, ``{"type": "prompt", "legal_actions": […]}`` before reading a
-line, ``{"type": "refused", …}`` for a refused line and ``{"type": "over", "scores": …}`` at the end
+line, ``{"type": "refused", …}`` for a refused line, ``{"type": "chat", "line": …}`` for each chat line
+said (the player's as said, the other's as it comes) and ``{"type": "over", "scores": …}`` at the end
 (and no rematch is offered: ``gin rematch`` asks for one).
 """
 
@@ -26,14 +32,15 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, cast
 
 from ginrummy_client import (
     ApiError,
+    ChatLine,
     Game,
+    GinClientError,
     RematchExists,
     RematchOffered,
     StaleVersion,
@@ -41,7 +48,8 @@ from ginrummy_client import (
     your_move,
 )
 
-from .commands import HELP, InputError, action_words, parse_line
+from .chat import ChatWatch, line_parts, render_phrases, said_parts
+from .commands import HELP, Command, InputError, action_words, parse_line
 from .events import EVENT_WAIT, MOVE_TYPES, EventWatch, as_history, no_watch
 from .exits import EXIT_LEFT, EXIT_OK
 from .results import render_hand_end, render_match_end
@@ -57,8 +65,6 @@ FLAG_MARGIN = 0.05
 """Seconds after a deadline before the view is read: the service's clock must see the time passed."""
 MIN_REREAD = 0.5
 """Seconds at least between two reads of the view at a deadline (a clock that stood at 0 already)."""
-TICK = 0.2
-"""Seconds between two redraws of a ticking clock while waiting for the opponent."""
 
 
 class LeaveGame(Exception):
@@ -114,6 +120,15 @@ class GameSession:
         else:
             self._read_at = time.monotonic()
         self.saved.save(self.game)
+        after = view.get("cursor")
+        chat = None if house_bot_opponent(view) else ChatWatch(self.seat, self.show_chat, after=after)
+        try:
+            return self._play(view)
+        finally:
+            if chat is not None:
+                chat.close()
+
+    def _play(self, view: dict[str, Any]) -> int:
         while True:
             self.names = player_names(view, "You")
             self.tell_join(view)
@@ -165,6 +180,9 @@ class GameSession:
             return view
         if command.kind == "hint":
             self.hint()
+            return view
+        if command.kind in ("say", "mute", "unmute", "phrases"):
+            self.chat(command)
             return view
         if command.kind == "undo":
             return self.post(view, None)
@@ -300,7 +318,7 @@ class GameSession:
         # The events do not tell when the opponent's time runs out: only reading the view settles that.
         left = opponent_time_left(view)
         ticking = not self.json_mode and self.screen.live and left is not None
-        with self.ticking(lambda: self.clock_now(view)) if ticking else contextlib.nullcontext():
+        with self.screen.ticking(lambda: self.clock_now(view)) if ticking else contextlib.nullcontext():
             self._wait_for_events(left)
 
     def _wait_for_events(self, left: float | None) -> None:
@@ -356,33 +374,6 @@ class GameSession:
             raise LeaveGame from None
 
     @contextlib.contextmanager
-    def ticking(self, text: Callable[[], str]) -> Iterator[None]:
-        """A line that ``text`` draws again and again in place (a thread), until the block ends."""
-        stop = threading.Event()
-        shown = text()
-        self.screen.out.write(shown)
-        self.screen.out.flush()
-
-        def tick() -> None:
-            nonlocal shown
-            while not stop.wait(TICK):
-                now = text()
-                if now != shown:
-                    shown = now
-                    self.screen.out.write("\r\x1b[2K" + now)
-                    self.screen.out.flush()
-
-        ticker = threading.Thread(target=tick, daemon=True)
-        ticker.start()
-        try:
-            yield
-        finally:
-            stop.set()
-            ticker.join()
-            self.screen.out.write("\n")
-            self.screen.out.flush()
-
-    @contextlib.contextmanager
     def watching(self, view: dict[str, Any]) -> Iterator[int]:
         """A descriptor that turns readable when an event of the game comes after ``view``."""
         watch = EventWatch(self.seat, view.get("cursor"))
@@ -391,10 +382,11 @@ class GameSession:
         finally:
             watch.close()
 
-    def emit(self, obj: dict[str, Any]) -> None:
-        """One JSON line (``--json``)."""
-        self.screen.out.write(json.dumps(obj, ensure_ascii=False) + "\n")
-        self.screen.out.flush()
+    def emit(self, obj: Mapping[str, Any]) -> None:
+        """One JSON line (``--json``), whole even when the chat watch writes one at the same time."""
+        with self.screen.lock:
+            self.screen.out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+            self.screen.out.flush()
 
     def refuse(self, message: str, code: str) -> None:
         """Say why a line is not carried out (``code``: shown with ``--json`` only)."""
@@ -480,6 +472,45 @@ class GameSession:
         explanation = hint.get("explanation")
         self.screen.note(f"Hint: {words}" + (f" — {explanation}" if explanation else ""))
 
+    # --- the table chat ------------------------------------------------------------------------------
+
+    def chat(self, command: Command) -> None:
+        """Say a line, mute or unmute the other seat, or list the phrases; a refusal is said."""
+        try:
+            if command.kind == "phrases":
+                presets = plain(self.seat.client.service.chat_presets())["presets"]
+                if self.json_mode:
+                    self.emit({"type": "phrases", "presets": presets})
+                else:
+                    render_phrases(self.screen, presets)
+            elif command.kind == "say":
+                assert command.said is not None
+                line = self.seat.say(command.said.get("text"), preset=command.said.get("preset"))
+                if self.json_mode:
+                    self.emit({"type": "chat", "line": line})
+                else:
+                    self.screen.line(*said_parts(line))
+            else:
+                muted = plain(self.seat.mute() if command.kind == "mute" else self.seat.unmute())
+                if not self.json_mode:
+                    self.screen.note(muted_text(muted))
+        except ApiError as exc:
+            if exc.status == 401:
+                raise
+            said = refusal(exc.code, exc.detail, problem=exc.problem)
+            if exc.code == "chat_presets_only":
+                said += " Say a phrase instead: /gg, /gl, /ty … (/ lists them)."
+            self.refuse(said, exc.code)
+        except GinClientError as exc:  # the service away: the game goes on, the line is not said
+            self.refuse(f"nothing was said: {exc}", "unreachable")
+
+    def show_chat(self, line: ChatLine) -> None:
+        """A line the other seat said (on the chat watch's thread): shown at once, the prompt below it."""
+        if self.json_mode:
+            self.emit({"type": "chat", "line": line})
+        else:
+            self.screen.interject(*line_parts(line))
+
     def say_goodbye(self) -> None:
         message = f"Left game {self.game.game_id}. Resume with: gin resume {self.game.game_id}"
         if self.json_mode:
@@ -522,6 +553,37 @@ def start_rematch(seat: Game, screen: Screen, opponent: str, *, json_mode: bool)
     while again is None:
         again = seat.wait_rematch(wait=EVENT_WAIT)
     return again
+
+
+def muted_text(answer: Mapping[str, Any]) -> str:
+    """What ``/mute`` and ``/unmute`` say of the service's answer.
+
+    >>> muted_text({"muted": True, "player": "Bob"})
+    "You no longer read Bob's lines in this game (/unmute: again); Bob is not told."
+    """
+    player = answer.get("player") or "your opponent"
+    if answer.get("muted"):
+        return f"You no longer read {player}'s lines in this game (/unmute: again); {player} is not told."
+    return f"You read {player}'s lines again."
+
+
+def house_bot_opponent(view: Mapping[str, Any]) -> bool:
+    """Whether the other seat is a house bot (which says nothing: no chat to follow), not a person or a
+    bot account.
+
+    >>> house_bot_opponent({"seat": 0, "players": [{"type": "human"}, {"type": "bot", "player": None}]})
+    True
+    >>> house_bot_opponent({"seat": 0, "players": [{"type": "human"}, {"type": "bot", "player": "Botty"}]})
+    False
+    """
+    players = view.get("players")
+    if not isinstance(players, list) or len(players) != 2:
+        return False
+    other = players[1 - int(view.get("seat") or 0)]
+    if not isinstance(other, dict) or other.get("type") != "bot":
+        return False
+    player = other.get("player")
+    return player is None or str(player).startswith("bot-")
 
 
 def _against_bot(view: dict[str, Any]) -> bool:

@@ -4,16 +4,21 @@ A :class:`Screen` prints lines made of parts, each a plain string or ``(text, st
 terminal, no ``--no-color``, no ``NO_COLOR``) the parts go through ``rich`` with suit glyphs; otherwise they
 are joined into plain text with canonical card names (``7H``), which is also what the tests read. Lines
 stay within 80 columns. What is drawn of a game is :mod:`table`'s and :mod:`results`'.
+
+Another thread may print a line at any moment (a chat line, :meth:`Screen.interject`): the prompt and a
+ticking clock, which leave the cursor on an unfinished line, are drawn again below it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import sys
 import textwrap
+import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .cards import display_card, is_red
@@ -33,6 +38,9 @@ class Woken(Exception):
     """The descriptor given to :meth:`Screen.ask` to wake it became readable before a line was typed."""
 
 
+TICK = 0.2
+"""Seconds between two redraws of a ticking clock while waiting for the opponent."""
+CLEAR_LINE = "\r\x1b[2K"
 LIVE_REDRAW = "\x1b7\x1b[1A\r\x1b[2K{}\x1b8"
 """Rewrite the line above the cursor and put the cursor back where it was: the prompt's line, with what
 is being typed on it, is left alone (save cursor, up one line, clear it, write, restore cursor)."""
@@ -57,6 +65,11 @@ class Screen:
         self._console: Console | None = None
         self._pipe: PipeReader | None = None
         self._status_written = False
+        # What another thread's line must not break: written under the lock; the prompt being answered
+        # (with the status line above it), the clock ticking on the cursor's line.
+        self.lock = threading.RLock()
+        self._asking: tuple[str, Callable[[], str] | None] | None = None
+        self._ticking: Callable[[], str] | None = None
         if color:
             from rich.console import Console  # only when colour is wanted: it is slow to import
 
@@ -134,6 +147,56 @@ class Screen:
         self.err.write(f"gin: {text}\n")
         self.err.flush()
 
+    def interject(self, *parts: Part) -> None:
+        """Print one line that comes on its own, from another thread (a chat line), while the cursor may
+        stand on an unfinished line — the prompt, a ticking clock: that line is ended first (on a live
+        terminal: cleared, with the status line above the prompt), and drawn again below the line printed.
+        What was being typed stays typed (the terminal holds it) though it is no longer shown."""
+        with self.lock:
+            asking, ticking = self._asking, self._ticking
+            status = asking[1] if asking is not None and self.live else None
+            if asking is not None or ticking is not None:
+                self.out.write(CLEAR_LINE if self.live else "\n")
+                if status is not None:
+                    self.out.write("\x1b[1A" + CLEAR_LINE)
+            self.line(*parts)
+            if asking is not None:
+                self.out.write((status() + "\n" if status is not None else "") + asking[0])
+            elif ticking is not None:
+                self.out.write(ticking())
+            self.out.flush()
+
+    @contextlib.contextmanager
+    def ticking(self, text: Callable[[], str]) -> Iterator[None]:
+        """A line that ``text`` draws again and again in place (a thread), until the block ends."""
+        stop = threading.Event()
+        with self.lock:
+            shown = [text()]
+            self.out.write(shown[0])
+            self.out.flush()
+            self._ticking = text
+
+        def tick() -> None:
+            while not stop.wait(TICK):
+                with self.lock:
+                    now = text()
+                    if now != shown[0]:
+                        shown[0] = now
+                        self.out.write(CLEAR_LINE + now)
+                        self.out.flush()
+
+        ticker = threading.Thread(target=tick, daemon=True)
+        ticker.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            ticker.join()
+            with self.lock:
+                self._ticking = None
+                self.out.write("\n")
+                self.out.flush()
+
     def ask(
         self,
         prompt: str = "> ",
@@ -151,26 +214,33 @@ class Screen:
         waits = deadline is not None or wake is not None
         if self._pipe is None and os.name == "posix" and (waits or not isatty(sys.stdin)):
             self._pipe = PipeReader(sys.stdin.fileno())
-        if status is not None:
-            self.line(status())
-        if self._pipe is None or not (waits or self._pipe.buffer or not isatty(sys.stdin)):
-            # A terminal with nothing to wait for: readline's line editing, and Ctrl-C is never missed.
-            # (With a deadline the terminal is read line by line as a pipe is: its own editing only.)
-            return input(prompt)
-        self.out.write(prompt)
-        self.out.flush()
-        shown = [status() if status is not None else ""]
+        with self.lock:
+            if status is not None:
+                self.line(status())
+            self.out.write(prompt)
+            self.out.flush()
+            self._asking = (prompt, status)
+        try:
+            if self._pipe is None or not (waits or self._pipe.buffer or not isatty(sys.stdin)):
+                # A terminal with nothing to wait for: its own line editing, and Ctrl-C is never missed.
+                # (With a deadline the terminal is read line by line as a pipe is: its own editing only.)
+                return input()
+            shown = [status() if status is not None else ""]
 
-        def redraw() -> None:
-            assert status is not None
-            text = status()
-            if text != shown[0]:
-                shown[0] = text
-                self.out.write(LIVE_REDRAW.format(text))
-                self.out.flush()
+            def redraw() -> None:
+                assert status is not None
+                with self.lock:
+                    text = status()
+                    if text != shown[0]:
+                        shown[0] = text
+                        self.out.write(LIVE_REDRAW.format(text))
+                        self.out.flush()
 
-        tick = redraw if status is not None and self.live else None
-        return self._pipe.readline(deadline=deadline, wake=wake, tick=tick)
+            tick = redraw if status is not None and self.live else None
+            return self._pipe.readline(deadline=deadline, wake=wake, tick=tick)
+        finally:
+            with self.lock:
+                self._asking = None
 
     def confirm(self, question: str) -> bool:
         """Ask a yes/no question: true for y or yes, false otherwise; EOFError at the end of input."""

@@ -73,6 +73,8 @@ OWN_WORDS = frozenset(
         "seed_not_allowed",
         "join_conflict",
         "session_required",
+        "chat_presets_only",
+        "chat_empty",
     }
 )
 """Codes whose detail is worded for developers (HTTP paths, headers): the player reads the code's sentence

@@ -19,9 +19,10 @@ API), ``resource`` (what the resource clients share), the resource clients' modu
 ``tournaments`` (``client.tournaments``: arenas, Swiss and round robins, and the resuming
 :class:`TournamentStream`), ``archive`` (``client.archive``: finished matches, a player's games page after
 page, the NDJSON export, their filters), ``reviews`` (``client.reviews``: a finished match's review asked
-for, read, waited for), ``service`` (``client.service``: rules, bots, analysis, health); and ``game`` (a
-:class:`Game` as one seat sees it: view, moves, If-Match), ``events`` (the resuming :class:`EventFeed`, and
-what every stream the SDK follows shares), ``bodies`` (the pure helpers of request bodies), ``errors`` (an
+for, read, waited for), ``service`` (``client.service``: rules, bots, chat phrases, analysis, health); and
+``game`` (a :class:`Game` as one seat sees it: view, moves, If-Match, its table chat), ``events`` (the
+resuming :class:`EventFeed`, with the game's chat lines when asked, and what every stream the SDK follows
+shares), ``bodies`` (the pure helpers of request bodies), ``errors`` (an
 exception class per error code: those written by hand in ``api_errors``, every other code's in ``_codes``),
 ``models`` (the JSON bodies as TypedDicts, from ``_models``). ``_codes`` and ``_models`` are generated from
 the service's OpenAPI document by clients/generate.py (``make openapi``). The resource clients' classes are
@@ -131,18 +132,25 @@ from .models import (
     AccountInfo,
     Action,
     Analysis,
+    Blockage,
     BotAccount,
     BotInfo,
     BotRating,
     BotsInfo,
     ChallengeInfo,
     ChallengeList,
+    ChatLine,
+    ChatPage,
+    ChatPreset,
+    ChatPresets,
     Clock,
     Created,
     CreatedToken,
     Entered,
     Event,
     EventsPage,
+    Followed,
+    Followship,
     HandRecord,
     Hint,
     Leaderboard,
@@ -175,6 +183,7 @@ from .models import (
     SessionInfo,
     ShownRating,
     Standing,
+    TableMute,
     TokenInfo,
     Tournament,
     TournamentCreated,
@@ -197,6 +206,7 @@ __all__ = [
     "AccountInfo",
     "AccountStream",
     "AlreadyBot",
+    "Blockage",
     "BotAccount",
     "BotInfo",
     "BotRating",
@@ -206,6 +216,10 @@ __all__ = [
     "ChallengeList",
     "ChallengeNotFound",
     "ChallengeSelf",
+    "ChatLine",
+    "ChatPage",
+    "ChatPreset",
+    "ChatPresets",
     "DECLINE_REASONS",
     "BadCredentials",
     "CreatedToken",
@@ -241,6 +255,8 @@ __all__ = [
     "Event",
     "EventFeed",
     "EventsPage",
+    "Followed",
+    "Followship",
     "Forbidden",
     "GameArchived",
     "GameFilters",
@@ -311,6 +327,7 @@ __all__ = [
     "ServiceUnavailable",
     "ShownRating",
     "StaleVersion",
+    "TableMute",
     "TooEarly",
     "TooManyGames",
     "Unauthorized",

@@ -17,10 +17,12 @@ from .api_errors import (
 )
 
 __all__ = [
+    "AccountClosed",
     "AccountExists",
     "AccountHasGames",
     "AccountRequired",
     "AlreadyBot",
+    "AlreadyClosed",
     "ArchiveUnavailable",
     "BadAction",
     "BadCard",
@@ -40,6 +42,14 @@ __all__ = [
     "CannotUndo",
     "ChallengeNotFound",
     "ChallengeSelf",
+    "ChatClosed",
+    "ChatEmpty",
+    "ChatForbidden",
+    "ChatLineNotFound",
+    "ChatMuted",
+    "ChatPresetsOnly",
+    "ChatTooFast",
+    "ChatTooLong",
     "DeadwoodTooHigh",
     "DuplicateCard",
     "GameArchived",
@@ -53,6 +63,7 @@ __all__ = [
     "InvalidMeld",
     "JoinConflict",
     "MethodNotAllowed",
+    "ModeratorProtected",
     "NameReserved",
     "NameTaken",
     "NoRematch",
@@ -60,7 +71,9 @@ __all__ = [
     "NotArchived",
     "NotEnoughRatedGames",
     "NotEntered",
+    "NotModerator",
     "NotOver",
+    "NotTheirLine",
     "NotYourTurn",
     "NothingToClaim",
     "NothingToDo",
@@ -72,6 +85,9 @@ __all__ = [
     "RatedGame",
     "RatedNeedsPreset",
     "RematchOffered",
+    "ReportClosed",
+    "ReportNotFound",
+    "ReportSelf",
     "ReviewNotFound",
     "SeedNotAllowed",
     "SeekIncompatible",
@@ -85,6 +101,7 @@ __all__ = [
     "TokenNotFound",
     "TokenScope",
     "TooManyGames",
+    "TooManyReports",
     "TooManyRequests",
     "TooManyTournaments",
     "TournamentNotFound",
@@ -100,6 +117,12 @@ __all__ = [
 ]
 
 
+class AccountClosed(Forbidden):
+    """403: This account has been closed by the moderators."""
+
+    codes = ("account_closed",)
+
+
 class AccountExists(Conflict):
     """409: That name is taken: sign in if it is yours, or choose another."""
 
@@ -113,7 +136,7 @@ class AccountHasGames(Conflict):
 
 
 class AccountRequired(Unauthorized):
-    """401: Tournaments are for accounts: sign in first."""
+    """401: That is for accounts: sign in first."""
 
     codes = ("account_required",)
 
@@ -122,6 +145,12 @@ class AlreadyBot(Conflict):
     """409: This account is a bot account already."""
 
     codes = ("already_bot",)
+
+
+class AlreadyClosed(Conflict):
+    """409: That account is closed already."""
+
+    codes = ("already_closed",)
 
 
 class ArchiveUnavailable(ServiceUnavailable):
@@ -232,6 +261,54 @@ class ChallengeSelf(ValidationError):
     codes = ("challenge_self",)
 
 
+class ChatClosed(Conflict):
+    """409: This game's chat takes no new lines."""
+
+    codes = ("chat_closed",)
+
+
+class ChatEmpty(ValidationError):
+    """422: Say a preset phrase or type something."""
+
+    codes = ("chat_empty",)
+
+
+class ChatForbidden(Forbidden):
+    """403: You cannot say or do that in this room of the table."""
+
+    codes = ("chat_forbidden",)
+
+
+class ChatLineNotFound(NotFound):
+    """404: That game has no such chat line."""
+
+    codes = ("chat_line_not_found",)
+
+
+class ChatMuted(Forbidden):
+    """403: A moderator has muted your chat for a while."""
+
+    codes = ("chat_muted",)
+
+
+class ChatPresetsOnly(Forbidden):
+    """403: Players without an account say preset phrases only: sign up to type."""
+
+    codes = ("chat_presets_only",)
+
+
+class ChatTooFast(RateLimited):
+    """429: You are chatting too fast: wait a little."""
+
+    codes = ("chat_too_fast",)
+
+
+class ChatTooLong(ValidationError):
+    """422: A line has at most 140 characters."""
+
+    codes = ("chat_too_long",)
+
+
 class DeadwoodTooHigh(ValidationError):
     """422: You cannot knock with that much deadwood."""
 
@@ -298,6 +375,12 @@ class MethodNotAllowed(ApiError):
     codes = ("method_not_allowed",)
 
 
+class ModeratorProtected(Forbidden):
+    """403: A moderator's account cannot be closed: its role must go first."""
+
+    codes = ("moderator_protected",)
+
+
 class NameReserved(ValidationError):
     """422: Names starting with bot- belong to the bots: choose another."""
 
@@ -340,10 +423,22 @@ class NotEntered(Conflict):
     codes = ("not_entered",)
 
 
+class NotModerator(Forbidden):
+    """403: That is for the service's moderators."""
+
+    codes = ("not_moderator",)
+
+
 class NotOver(Conflict):
     """409: A rematch can be offered once the match is over."""
 
     codes = ("not_over",)
+
+
+class NotTheirLine(ValidationError):
+    """422: That chat line was not said by the player you report."""
+
+    codes = ("not_their_line",)
 
 
 class NothingToClaim(Conflict):
@@ -404,6 +499,24 @@ class RematchOffered(Conflict):
     """409: You have offered a rematch already."""
 
     codes = ("rematch_offered",)
+
+
+class ReportClosed(Conflict):
+    """409: That report is closed already."""
+
+    codes = ("report_closed",)
+
+
+class ReportNotFound(NotFound):
+    """404: There is no such report."""
+
+    codes = ("report_not_found",)
+
+
+class ReportSelf(ValidationError):
+    """422: You cannot report yourself."""
+
+    codes = ("report_self",)
 
 
 class ReviewNotFound(NotFound):
@@ -482,6 +595,12 @@ class TooManyGames(RateLimited):
     """429: You have as many games in play as you may: finish some first."""
 
     codes = ("too_many_games",)
+
+
+class TooManyReports(RateLimited):
+    """429: You have sent as many reports as you may today: try again tomorrow."""
+
+    codes = ("too_many_reports",)
 
 
 class TooManyRequests(RateLimited):

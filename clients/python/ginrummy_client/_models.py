@@ -8,6 +8,7 @@ from typing import Literal, NotRequired, TypeAlias, TypedDict
 __all__ = [
     "AbortAction",
     "Account",
+    "AccountClosed",
     "AccountEvent",
     "AccountEventGame",
     "AccountEvents",
@@ -29,6 +30,7 @@ __all__ = [
     "Bonuses",
     "BotAccount",
     "BotInfo",
+    "BotOffer",
     "BotRating",
     "BotSeat",
     "Bots",
@@ -46,6 +48,11 @@ __all__ = [
     "Challenged",
     "Challenger",
     "Challenges",
+    "ChatLine",
+    "ChatMuted",
+    "ChatPage",
+    "ChatPreset",
+    "ChatPresets",
     "Clock",
     "ClockIn",
     "Created",
@@ -74,6 +81,7 @@ __all__ = [
     "FinishedGame",
     "FinishedHand",
     "Followed",
+    "FollowedGameStartEvent",
     "Following",
     "Followship",
     "GameCounts",
@@ -119,6 +127,8 @@ __all__ = [
     "MatchExport",
     "MatchOverEvent",
     "MatchResult",
+    "ModerationEntry",
+    "ModerationLog",
     "Move",
     "MoveResult",
     "Moved",
@@ -138,10 +148,14 @@ __all__ = [
     "PlayerGame",
     "PlayerGames",
     "PlayerGamesPage",
+    "Pool",
+    "PoolSeek",
+    "Pools",
     "Preset",
     "Problem",
     "Profile",
     "ProfileStats",
+    "QuotedLine",
     "RankedRating",
     "Rating",
     "RatingChange",
@@ -153,6 +167,9 @@ __all__ = [
     "RematchAction",
     "RematchEvent",
     "RematchOfferedEvent",
+    "Report",
+    "ReportFiled",
+    "Reports",
     "ResignAction",
     "ResultEvent",
     "ResultLine",
@@ -192,6 +209,7 @@ __all__ = [
     "StandingsPage",
     "StartedGame",
     "StreamError",
+    "TableMute",
     "TableSeat",
     "Thresholds",
     "TokenCreated",
@@ -241,6 +259,16 @@ class Account(TypedDict):
     sessions: int
     #: API tokens not revoked
     tokens: int
+
+
+class AccountClosed(TypedDict):
+    #: Unix time, in seconds
+    closed: float
+    player: str
+    #: Its sessions ended
+    signed_out: int
+    #: Its API tokens revoked
+    tokens_revoked: int
 
 
 class ChallengeClock(TypedDict):
@@ -470,6 +498,33 @@ class Rules(TypedDict):
     wall: Literal["cancel", "fiftieth_card"]
 
 
+class StartedGame(TypedDict):
+    """A game of the account, as its stream tells it."""
+
+    #: The game's path
+    game: str
+    game_id: str
+    opponent: GameOpponent
+    players: list[Player]
+    rated: bool
+    rules: Rules
+    seat: int
+    #: The tournament the game is played in (null: none)
+    tournament: str | None
+
+
+class FollowedGameStartEvent(TypedDict):
+    """A player the account follows started a game (a stream opened with ?follows=true): watch it."""
+
+    #: The game, as that player's gameStart says it (its seat, its opponent)
+    game: StartedGame
+    #: The event's id: resume after it (?since=)
+    id: str
+    #: The player followed
+    player: str
+    type: Literal["followedGameStart"]
+
+
 class FinishedGame(TypedDict):
     #: finished, or how the match ended early
     end_reason: Literal["finished", "resigned", "timeout", "abandoned", "aborted"]
@@ -496,21 +551,6 @@ class GameFinishEvent(TypedDict):
     type: Literal["gameFinish"]
 
 
-class StartedGame(TypedDict):
-    """A game of the account, as its stream tells it."""
-
-    #: The game's path
-    game: str
-    game_id: str
-    opponent: GameOpponent
-    players: list[Player]
-    rated: bool
-    rules: Rules
-    seat: int
-    #: The tournament the game is played in (null: none)
-    tournament: str | None
-
-
 class GameStartEvent(TypedDict):
     """A game of the account is in play (made, joined, matched, accepted; or in play when the stream
     opened)."""
@@ -522,7 +562,12 @@ class GameStartEvent(TypedDict):
 
 
 AccountEvent: TypeAlias = (
-    GameStartEvent | GameFinishEvent | ChallengeEvent | ChallengeCanceledEvent | ChallengeDeclinedEvent
+    GameStartEvent
+    | GameFinishEvent
+    | ChallengeEvent
+    | ChallengeCanceledEvent
+    | ChallengeDeclinedEvent
+    | FollowedGameStartEvent
 )
 """One of these, told apart by ``type``."""
 
@@ -577,6 +622,7 @@ AccountStreamLine: TypeAlias = (
     | ChallengeEvent
     | ChallengeCanceledEvent
     | ChallengeDeclinedEvent
+    | FollowedGameStartEvent
     | KeepAlive
     | StreamError
 )
@@ -1081,6 +1127,14 @@ class BotAccount(TypedDict):
     since: float | None
 
 
+class BotOffer(TypedDict):
+    """A house bot to play instead of waiting longer in a pool (POST /v1/games against it)."""
+
+    bot: Literal["random", "novice", "simple", "knocker", "trapper", "expert", "master"]
+    #: The bot's rating in the pool's family (1500 before its first rated game)
+    rating: int
+
+
 class HouseBot(TypedDict):
     description: str
     #: 0 (random) … 6 (master): the higher, the stronger
@@ -1482,6 +1536,91 @@ Challenges = TypedDict(
 )
 
 
+class ChatLine(TypedDict):
+    """A line said in a game's chat. Show its text as text: never as markup, links not made clickable."""
+
+    #: When, in Unix milliseconds
+    at: int
+    #: Who said it: a player's name, or an anonymous seat's shown name
+    author: str
+    #: Said by a bot account
+    bot: bool
+    #: The line's number in its game (both rooms), from 1: pass the last as ?after=
+    n: int
+    #: The preset phrase said (its text is text), or null: free text
+    preset: (
+        Literal[
+            "hello",
+            "good_luck",
+            "have_fun",
+            "thanks",
+            "good_game",
+            "well_played",
+            "nice_hand",
+            "oops",
+            "bye",
+            "thumbs_up",
+            "smile",
+            "wow",
+            "sad",
+            "clap",
+        ]
+        | None
+    )
+    #: The players' room (the two seats) or the spectators' room (anyone watching; the players too once the
+    #: match is over)
+    room: Literal["player", "spectator"]
+    #: The author's seat (players' room); null in the spectators' room
+    seat: int | None
+    #: What was said (at most 140 characters, control characters dropped)
+    text: str
+    type: Literal["chatLine"]
+
+
+class ChatMuted(TypedDict):
+    #: When the player may chat again (Unix time)
+    chat_muted_until: float
+    player: str
+
+
+class ChatPage(TypedDict):
+    """The lines of a game's chat the caller reads, oldest first (a long poll's answer too)."""
+
+    #: The last line's number given (or ?after= when none): pass it as ?after=
+    last: int
+    lines: list[ChatLine]
+    #: The caller's seat muted the other seat at this table
+    muted: bool
+    #: The rooms the caller reads in this game now
+    rooms: list[Literal["player", "spectator"]]
+
+
+class ChatPreset(TypedDict):
+    id: Literal[
+        "hello",
+        "good_luck",
+        "have_fun",
+        "thanks",
+        "good_game",
+        "well_played",
+        "nice_hand",
+        "oops",
+        "bye",
+        "thumbs_up",
+        "smile",
+        "wow",
+        "sad",
+        "clap",
+    ]
+    text: str
+
+
+class ChatPresets(TypedDict):
+    """The preset phrases (what a player without an account may say; one click for anyone)."""
+
+    presets: list[ChatPreset]
+
+
 class ClockIn(TypedDict):
     #: Seconds per player for the whole match
     bank: NotRequired[int | None]
@@ -1549,6 +1688,7 @@ EventLine: TypeAlias = (
     | RematchOfferedEvent
     | RematchEvent
     | BerserkEvent
+    | ChatLine
     | OpponentGone
     | KeepAlive
     | StreamError
@@ -1701,6 +1841,30 @@ class LobbySeeks(TypedDict):
     seeks: list[Seek]
 
 
+class ModerationEntry(TypedDict):
+    """One act of a moderator, or an appointment from the command line."""
+
+    action: Literal["close_report", "chat_mute", "close_account", "grant_moderator", "revoke_moderator"]
+    #: Unix time, in seconds
+    at: float
+    #: The moderator's reason or note; a mute's length
+    detail: str
+    id: str
+    #: The moderator; null: ginrummy-admin on the command line
+    moderator: str | None
+    #: The player acted on
+    player: str | None
+    #: The report closed (close_report)
+    report: str | None
+
+
+class ModerationLog(TypedDict):
+    #: Newest first
+    entries: list[ModerationEntry]
+    #: ?cursor= of the next page (null: no more)
+    next: str | None
+
+
 class Moved(TypedDict):
     """What a change did: its events (the bot's replies included) and the play view after it."""
 
@@ -1811,6 +1975,35 @@ class PlayerGames(TypedDict):
     player: str
 
 
+class PoolSeek(TypedDict):
+    """The body of POST /v1/seeks that joins a pool."""
+
+    clock: ClockIn
+    rated: bool
+    rules: RulesIn
+
+
+class Pool(TypedDict):
+    """A quick pairing pool: a rules family and a clock preset, rated."""
+
+    #: The time control, with its numbers
+    clock: ChallengeClock
+    family: Literal["standard", "tournament", "big-gin-50", "oklahoma", "hollywood", "straight"]
+    #: <family>-<clock>, e.g. standard-blitz
+    id: str
+    rated: bool
+    #: Post it to POST /v1/seeks to join the pool (a quick seek)
+    seek: PoolSeek
+    #: Players waiting in it now
+    waiting: int
+
+
+class Pools(TypedDict):
+    #: Seconds in a pool after which the seek's status offers a house bot
+    bot_after: int
+    pools: list[Pool]
+
+
 ValidationMessages: TypeAlias = dict[str, "list[str] | ValidationMessages"]
 """Messages by location or field: a list of messages, or those of a nested object or list (by field name or
 item index)"""
@@ -1824,10 +2017,12 @@ class Problem(TypedDict):
     #: Stable machine-readable code; x-codes gives each one's status (null: werkzeug's), title and the
     #: sentence a person reads (what the clients show)
     code: Literal[
+        "account_closed",
         "account_exists",
         "account_has_games",
         "account_required",
         "already_bot",
+        "already_closed",
         "archive_unavailable",
         "bad_action",
         "bad_card",
@@ -1849,6 +2044,14 @@ class Problem(TypedDict):
         "challenge_closed",
         "challenge_not_found",
         "challenge_self",
+        "chat_closed",
+        "chat_empty",
+        "chat_forbidden",
+        "chat_line_not_found",
+        "chat_muted",
+        "chat_presets_only",
+        "chat_too_fast",
+        "chat_too_long",
         "conflict",
         "deadwood_too_high",
         "duplicate_card",
@@ -1866,6 +2069,7 @@ class Problem(TypedDict):
         "invalid_meld",
         "join_conflict",
         "method_not_allowed",
+        "moderator_protected",
         "name_reserved",
         "name_taken",
         "no_rematch",
@@ -1874,7 +2078,9 @@ class Problem(TypedDict):
         "not_enough_rated_games",
         "not_entered",
         "not_found",
+        "not_moderator",
         "not_over",
+        "not_their_line",
         "not_your_turn",
         "nothing_to_claim",
         "nothing_to_do",
@@ -1890,6 +2096,9 @@ class Problem(TypedDict):
         "rated_needs_preset",
         "rematch_exists",
         "rematch_offered",
+        "report_closed",
+        "report_not_found",
+        "report_self",
         "review_not_found",
         "seed_not_allowed",
         "seek_incompatible",
@@ -1905,6 +2114,7 @@ class Problem(TypedDict):
         "token_scope",
         "too_early",
         "too_many_games",
+        "too_many_reports",
         "too_many_requests",
         "too_many_tournaments",
         "tournament_not_found",
@@ -1997,17 +2207,33 @@ class Profile(TypedDict):
 
     #: A bot account (a house bot's too): it plays through the API
     bot: bool
+    #: A moderator closed this account: it signs in no more; its games stay
+    closed: bool
     #: Unix time, in seconds
     created: float
     #: Accounts that follow this player
     followers: int
     games: GameCounts
     name: str
+    #: Its account stream is open (it is on the service now)
+    online: bool
     #: By rules family
     ratings: dict[str, RankedRating]
     #: Recent games, newest first, with links
     recent: list[RecentGame]
     stats: ProfileStats
+
+
+class QuotedLine(TypedDict):
+    """The chat line a report quotes, as it was when reported."""
+
+    #: Its author's shown name
+    author: str
+    body: str
+    #: The line's number in its game
+    n: int
+    #: Unix time, in seconds
+    said_at: float
 
 
 class RatingPoint(TypedDict):
@@ -2029,6 +2255,45 @@ class RatingHistory(TypedDict):
 class Readiness(TypedDict):
     archive: ArchiveStatus
     status: Literal["ready"]
+
+
+class Report(TypedDict):
+    """A report, as the moderators see it."""
+
+    #: When a moderator closed it (Unix time); null: open
+    closed: float | None
+    #: The moderator who closed it
+    closed_by: str | None
+    #: Unix time, in seconds
+    created: float
+    #: The game it is about, if any
+    game_id: str | None
+    id: str
+    #: The chat line reported, if any
+    line: QuotedLine | None
+    #: The player reported
+    player: str
+    reason: Literal["abuse", "spam", "cheating", "other"]
+    #: The account that filed it
+    reporter: str
+    #: The reporter's words (may be empty)
+    text: str
+
+
+class ReportFiled(TypedDict):
+    """What the reporter is told: the report was received."""
+
+    id: str
+    #: The player reported
+    player: str
+    reason: Literal["abuse", "spam", "cheating", "other"]
+
+
+class Reports(TypedDict):
+    #: ?cursor= of the next page (null: no more)
+    next: str | None
+    #: Open ones first, then closed ones; newest first in each
+    reports: list[Report]
 
 
 class ResultEvent(TypedDict):
@@ -2174,6 +2439,9 @@ class SeekCancelled(TypedDict):
 class SeekStatus(TypedDict):
     """The owner's seek: open, matched with its game, or cancelled."""
 
+    #: Once the seek has waited GIN_POOL_BOT_AFTER seconds in a pool (GET /v1/lobby/pools): the house bot
+    #: whose rating is nearest the seeker's (null: not offered)
+    bot_offer: BotOffer | None
     #: Unix time, in seconds
     created: float
     family: Literal["standard", "tournament", "big-gin-50", "oklahoma", "hollywood", "straight"]
@@ -2340,6 +2608,15 @@ class StandingsPage(TypedDict):
     pages: int
     #: Best first
     players: list[Standing]
+
+
+class TableMute(TypedDict):
+    """A seat muted (or heard again) the other seat's lines at this table."""
+
+    game_id: str
+    muted: bool
+    #: The other seat's player
+    player: str
 
 
 class TokenCreated(TypedDict):

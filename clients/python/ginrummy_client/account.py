@@ -1,7 +1,8 @@
 """``client.account``: the account of the client's token (``/v1/account``) — signing up, in and out, its
-password, sessions, API tokens and games in play, becoming a bot — with the typed bodies of each, and the
-account stream (:class:`AccountStream`, ``GET /v1/account/stream``): what happens to the account as it
-happens — or, a page at a time, :meth:`Account.events` (the same events, a long poll).
+password, sessions, API tokens and games in play, becoming a bot, the players it follows and blocks — with
+the typed bodies of each, and the account stream (:class:`AccountStream`, ``GET /v1/account/stream``): what
+happens to the account as it happens — or, a page at a time, :meth:`Account.events` (the same events, a
+long poll).
 
 >>> Session("Ann", "gin_s_secret", "12")
 Session(name='Ann', id='12')
@@ -22,6 +23,8 @@ from .models import (
     AccountGame,
     AccountGames,
     AccountInfo,
+    Blocking,
+    Followed,
     SessionCreated,
     SessionInfo,
     Sessions,
@@ -30,6 +33,7 @@ from .models import (
     TokenInfo,
     Tokens,
 )
+from .models import Following as FollowedPlayers  # (not the stream's base class of ``events``)
 from .resource import Resource, renamed
 from .transport import Requestor
 
@@ -202,6 +206,20 @@ class Account(Resource):
             "GET", "/v1/account/games", params={"status": "live"}, token=self.token
         )
         return cast(AccountGames, reply.data)["games"]
+
+    def following(self) -> list[Followed]:
+        """The players the account follows (``client.players.follow(name)``), by name: each one's
+        ``name``, ``bot`` (a bot account), ``online`` (its account stream is open now) and ``playing``,
+        its games in play, newest first (watch one: ``client.games.get(game_id)`` with no token; a
+        player online and playing none is free to challenge: ``client.challenges.create(name)``)."""
+        reply = self.requestor.request("GET", "/v1/account/following", token=self.token)
+        return cast(FollowedPlayers, reply.data)["players"]
+
+    def blocking(self) -> list[str]:
+        """The names of the players the account blocks (``client.players.block(name)``): only the
+        account sees this."""
+        reply = self.requestor.request("GET", "/v1/account/blocking", token=self.token)
+        return cast(Blocking, reply.data)["players"]
 
     def __call__(self) -> AccountInfo:
         """The old ``client.account()``, for one release: :meth:`get`."""

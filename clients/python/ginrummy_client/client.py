@@ -100,16 +100,17 @@ class Client:
     """A client of one Gin Rummy service, its API by resource:
 
     - ``games``: games in play — create, join, get (resume a seat, or watch), live;
-    - ``players``: create, get (a profile), leaderboard;
+    - ``players``: create, get (a profile), leaderboard, follow, unfollow, block, unblock;
     - ``lobby``: get (the open seeks), seek (quick match), accept;
     - ``account``: get, sign_up, sign_in, sign_out, change_password, sessions, create_token, tokens,
-      revoke_token, become_bot, stream, events (a page of the stream), games (in play);
+      revoke_token, become_bot, stream, events (a page of the stream), games (in play), following (who
+      of the players followed is online, and their games in play), blocking;
     - ``challenges``: create, list, get, accept, decline, cancel;
     - ``tournaments``: create, list, get (a page of standings), join, withdraw, start, terminate, edit,
       results, games, stream;
     - ``archive``: finished matches — export, games (a player's), export_games, rating_history;
     - ``reviews``: request, get, wait;
-    - ``service``: rules, bots, analyze, health, ready.
+    - ``service``: rules, bots, chat_presets, analyze, health, ready.
 
     ``server``: its base URL. ``session``: a ``requests.Session`` to send through (default: a new one,
     closed by :meth:`close`). ``token``: the caller's credential — a player's token

@@ -7,6 +7,10 @@ The SDK treats ids as opaque: it resumes from the last id the service gave it, a
 their ids (a set), never by comparing them. Streams (NDJSON) start with a keep-alive line, send one when
 quiet, and end after their ``wait`` seconds; should the service's store fail, a stream's last line is
 ``{"type": "error", "code": "store_unavailable", "retry_after": 1}``.
+
+With ``?chat=true`` a game's stream also carries the table chat: ``chatLine`` lines, which are not the
+game's events and have no ``id``, but a number ``n`` (the game's lines, from 1); a reader resumes them with
+``?chat_after=<the last n it delivered>``, beside ``after`` for the events.
 """
 
 from __future__ import annotations
@@ -20,10 +24,12 @@ from typing import Any, TypeVar, cast
 import requests
 
 from .errors import ConnectionFailed, error_from_problem
-from .models import Event, EventsPage, OpponentGone, Problem, StreamError
+from .models import ChatLine, Event, EventsPage, OpponentGone, Problem, StreamError
 from .transport import NDJSON, NETWORK_ERRORS, Requestor, backoff, describe, ndjson_objects
 
 T = TypeVar("T")
+Item = TypeVar("Item", Event, Event | ChatLine)
+"""What an :class:`EventFeed` yields: the game's events, and with ``chat`` its chat lines too."""
 
 QUIET_ALLOWANCE = 30.0
 """Seconds of silence on a stream, beyond the client's timeout, before the connection is taken for dead
@@ -199,8 +205,8 @@ class Following(Iterator[T]):
         return float(wait)
 
 
-class EventFeed(Following[Event]):
-    """An iterator over a game's events; see :meth:`Game.events`.
+class EventFeed(Following[Item]):
+    """An iterator over a game's events (and, with ``chat``, its chat lines); see :meth:`Game.events`.
 
     ``cursor`` is the id of the last event delivered (pass it as ``after`` to resume later).
     ``truncated`` turns true when events between two delivered ones (or between ``after`` and the first)
@@ -209,6 +215,12 @@ class EventFeed(Following[Event]):
     iteration, from any thread; a ``with`` block closes it too. ``opponent_gone`` is the service's last
     word that the opponent seems to have left — ``{"type": "opponentGone", "gone": True, "claim_in":
     seconds}`` until :meth:`Game.claim_victory` wins — or None (it says so between events, while none come).
+
+    ``chat``: the stream also yields the chat lines the seat reads, as :class:`ChatLine`\\ s (``type``
+    ``"chatLine"``, no ``id``: they are not events, and leave ``cursor``, ``truncated`` and ``until``
+    alone), those after line ``chat_after`` first; ``chat_after`` then follows the last line delivered,
+    and each new connection asks for the lines after it, so every line comes once. Chat lines come on the
+    stream only (``stream=True``).
 
     It reads ``path`` (a game's events) with ``token`` through ``requestor``, and tells ``received`` of
     each event it delivers, with the id of the one it delivered before (how a :class:`Game` keeps its
@@ -227,23 +239,31 @@ class EventFeed(Following[Event]):
         stream: bool,
         until: Callable[[Event], bool] | None = None,
         received: Callable[[list[Event], str | None], None] | None = None,
+        chat: bool = False,
+        chat_after: int = 0,
     ) -> None:
+        if chat and not stream:
+            raise ValueError("chat lines come on the stream only: stream=True (or read game.chat() pages)")
         self.cursor = after
         self.truncated = False
         self.opponent_gone: OpponentGone | None = None
         self.until = until
         self.stream = stream
+        self.chat = chat
+        self.chat_after = chat_after
         self._received = received
         self._delivered: set[str] = set()
         super().__init__(requestor, path, token=token, wait=wait)
 
-    def _generate(self) -> Generator[Event, None, None]:
+    def _generate(self) -> Generator[Item, None, None]:
         return self._stream() if self.stream else self._poll()
 
     def _params(self) -> Mapping[str, Any]:
+        if self.chat:
+            return {"after": self.cursor, "chat": "true", "chat_after": self.chat_after}
         return {"after": self.cursor}
 
-    def _deliver(self, events: Iterable[Event], *, gaps: bool = False) -> Iterator[Event]:
+    def _deliver(self, events: Iterable[Event], *, gaps: bool = False) -> Iterator[Item]:
         """The events not delivered yet, in order; notes the cursor (and with ``gaps``, any gap before an
         event). Stops after ``until``."""
         for event in events:
@@ -262,7 +282,7 @@ class EventFeed(Following[Event]):
                 self._closed.set()
                 return
 
-    def _poll(self) -> Generator[Event, None, None]:
+    def _poll(self) -> Generator[Item, None, None]:
         after = self.cursor
         wait = self.wait or 0.0
         while not self._closed.is_set():
@@ -273,14 +293,20 @@ class EventFeed(Following[Event]):
             yield from self._deliver(page["events"])
             after = page["cursor"] or after  # where the service says to go on from
 
-    def _stream(self) -> Generator[Event, None, None]:
+    def _stream(self) -> Generator[Item, None, None]:
         for item in self._lines():
-            if item.get("type") == "opponentGone":  # a status line (no id), not one of the game's events
+            kind = item.get("type")
+            if kind == "opponentGone":  # a status line (no id), not one of the game's events
                 self.opponent_gone = cast(OpponentGone, item)
+                continue
+            if kind == "chatLine" and self.chat:  # no id either: numbered, and resumed by its number
+                if item["n"] > self.chat_after:  # a line resent after a reconnection: once
+                    self.chat_after = item["n"]
+                    yield cast(Item, item)
                 continue
             if "id" not in item:  # keep-alives, and status lines of later versions of the service
                 continue
             self.opponent_gone = None
-            if item.get("type") != "keepalive":
+            if kind != "keepalive":
                 # A stream, unlike a page, does not say when events were trimmed before this one.
                 yield from self._deliver([cast(Event, item)], gaps=True)

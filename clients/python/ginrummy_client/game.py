@@ -24,12 +24,25 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Literal, cast, overload
 from urllib.parse import quote
 
 from .errors import StaleVersion
 from .events import EventFeed, read_page
-from .models import Action, CreatedGame, Event, EventsPage, FinishedHand, Hint, LayoffItem, Moved, View
+from .models import (
+    Action,
+    ChatLine,
+    ChatPage,
+    CreatedGame,
+    Event,
+    EventsPage,
+    FinishedHand,
+    Hint,
+    LayoffItem,
+    Moved,
+    TableMute,
+    View,
+)
 from .transport import Reply
 
 if TYPE_CHECKING:
@@ -388,6 +401,7 @@ class Game:
         self._received(page["events"], after)
         return page
 
+    @overload
     def events(
         self,
         after: str | None = None,
@@ -395,7 +409,41 @@ class Game:
         wait: float = 30.0,
         stream: bool = True,
         until: Callable[[Event], bool] | None = None,
-    ) -> EventFeed:
+        chat: Literal[False] = False,
+        chat_after: int = 0,
+    ) -> EventFeed[Event]: ...
+    @overload
+    def events(
+        self,
+        after: str | None = None,
+        *,
+        wait: float = 30.0,
+        stream: bool = True,
+        until: Callable[[Event], bool] | None = None,
+        chat: Literal[True],
+        chat_after: int = 0,
+    ) -> EventFeed[Event | ChatLine]: ...
+    @overload
+    def events(
+        self,
+        after: str | None = None,
+        *,
+        wait: float = 30.0,
+        stream: bool = True,
+        until: Callable[[Event], bool] | None = None,
+        chat: bool,
+        chat_after: int = 0,
+    ) -> EventFeed[Event] | EventFeed[Event | ChatLine]: ...
+    def events(
+        self,
+        after: str | None = None,
+        *,
+        wait: float = 30.0,
+        stream: bool = True,
+        until: Callable[[Event], bool] | None = None,
+        chat: bool = False,
+        chat_after: int = 0,
+    ) -> EventFeed[Event] | EventFeed[Event | ChatLine]:
         """The events this seat may see after ``after`` (None: from the oldest the service keeps; pass
         :attr:`cursor` to start after what this object has seen), for as long as the caller iterates.
 
@@ -404,7 +452,13 @@ class Game:
         from the last event delivered when the connection drops or the service ends it, so every event
         comes exactly once and in order. It ends when ``until(event)`` is true for an event just
         delivered, when the caller stops iterating (``break``), or on :meth:`EventFeed.close` (also
-        from another thread). See :class:`EventFeed` for ``truncated``."""
+        from another thread). See :class:`EventFeed` for ``truncated``.
+
+        ``chat=True`` (a stream only): the chat lines this seat reads come too, as they are said, typed
+        :class:`ChatLine` (``type`` ``"chatLine"``, numbered ``n``, no ``id``) — first those after line
+        ``chat_after`` (0: the game's whole chat so far; a :meth:`chat` page's ``last``: only what comes
+        next) —, and after a reconnection only the lines not delivered yet. Tell them from events by
+        ``type``: ``if item["type"] == "chatLine": …``."""
         return EventFeed(
             self.client.requestor,
             self._path("events"),
@@ -414,7 +468,62 @@ class Game:
             stream=stream,
             until=until,
             received=self._received,
+            chat=chat,
+            chat_after=chat_after,
         )
+
+    # --- the table chat ------------------------------------------------------------------------------
+
+    def chat(self, after: int = 0, *, wait: float = 0.0) -> ChatPage:
+        """The chat lines this seat (or spectator) reads after line ``after``, oldest first:
+        ``{"lines", "last", "rooms", "muted"}`` — ``last`` is the number to pass as ``after`` next time,
+        ``rooms`` the rooms read (a seat: the players' room, and the spectators' once the match is over;
+        anyone else: the spectators'), ``muted`` whether this seat muted the other at the table. With
+        ``wait`` and no line yet, the service holds the request up to ``wait`` seconds for the next one
+        (a long poll). The chat of a finished match reads as it did live."""
+        params = {"after": after, "wait": wait}
+        timeout = wait + self.client.requestor.timeout
+        reply = self.client.requestor.request(
+            "GET", self._path("chat"), token=self.token, params=params, timeout=timeout
+        )
+        return cast(ChatPage, reply.data)
+
+    def say(
+        self,
+        text: str | None = None,
+        *,
+        preset: str | None = None,
+        room: Literal["player", "spectator"] = "player",
+    ) -> ChatLine:
+        """Say a line at the table: free ``text`` (an account's, at most 140 characters; control
+        characters are dropped by the service) or one of the ``preset`` phrases
+        (``client.service.chat_presets()``: ``"good_luck"``, ``"good_game"``, …); ``room`` is
+        ``"player"`` (a seat) or ``"spectator"`` (a named player who watches). Returns the line as said.
+
+        Refusals: :class:`~ginrummy_client.errors.ChatPresetsOnly` (free text from a player without an
+        account, or an anonymous seat), ``ChatForbidden`` (not this caller's room), ``ChatMuted`` (a
+        moderator's mute), ``ChatTooLong``, ``ChatEmpty``, ``ChatTooFast`` (10 lines a minute),
+        ``ChatClosed`` (the game is archived, or its chat is full). A line is not sent again after a
+        network error (it could be said twice): :class:`ConnectionFailed` then."""
+        if (text is None) == (preset is None):
+            raise ValueError("say free text or a preset phrase: one of the two")
+        body = {"room": room, **({"text": text} if text is not None else {"preset": preset})}
+        reply = self.client.requestor.request(
+            "POST", self._path("chat"), token=self.token, json=body, idempotent=False
+        )
+        return cast(ChatLine, reply.data)
+
+    def mute(self) -> TableMute:
+        """Stop reading the other seat's lines at this table (in this game only; it is not told)."""
+        return self._mute("mute")
+
+    def unmute(self) -> TableMute:
+        """Read the other seat's lines at this table again."""
+        return self._mute("unmute")
+
+    def _mute(self, how: str) -> TableMute:
+        reply = self.client.requestor.request("POST", self._path("chat", how), token=self.token)
+        return cast(TableMute, reply.data)
 
 
 def seated(client: Client, reply: Reply) -> Game:

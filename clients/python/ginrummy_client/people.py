@@ -1,6 +1,6 @@
 """Players and the lobby: ``client.players`` (a new :class:`Player` — a name and its token —, a profile,
-the leaderboard) and ``client.lobby`` (the open seeks; a :class:`Seek` of the caller's waiting there for
-an opponent, as its owner holds it; a seek taken).
+the leaderboard; a player followed or blocked by the caller's account) and ``client.lobby`` (the open
+seeks; a :class:`Seek` of the caller's waiting there for an opponent, as its owner holds it; a seek taken).
 
 A player's token, given to the client (``Client(server, token=player.token)``), ties the seats it
 creates, joins or is matched to to the player — so its games count in its profile and ratings — and is
@@ -21,6 +21,8 @@ from urllib.parse import quote
 from .bodies import ClockSpec, clock_body, given, rules_of
 from .game import Game, seated
 from .models import (
+    Blockage,
+    Followship,
     Leaderboard,
     LobbySeeks,
     OpenSeek,
@@ -135,7 +137,10 @@ class Seek:
 
 
 class Players(Resource):
-    """Players (``/v1/players``) and the leaderboard."""
+    """Players (``/v1/players``) and the leaderboard; and the players the account of the client's token
+    follows or blocks (a session or an API token of an account: any other token is
+    :class:`~ginrummy_client.errors.AccountRequired`; the account's lists are
+    ``client.account.following()`` and ``client.account.blocking()``)."""
 
     def create(self, name: str) -> Player:
         """A new player: ``name`` is unique ignoring case (:class:`NameTaken`; names starting with ``bot-``
@@ -147,13 +152,41 @@ class Players(Resource):
 
     def get(self, name: str) -> Profile:
         """A player's public profile: games played, won and lost, statistics, ratings with their rank,
-        and recent games (:class:`PlayerNotFound` when there is no such player)."""
+        recent games, and its ``followers`` (how many accounts follow it) (:class:`PlayerNotFound` when
+        there is no such player)."""
         return cast(Profile, self.requestor.request("GET", player_path(name)).data)
 
     def leaderboard(self, family: str = "standard", limit: int = 50) -> Leaderboard:
         """The best rated players of a rules ``family`` (a preset's name), best first."""
         params = {"family": family, "limit": limit}
         return cast(Leaderboard, self.requestor.request("GET", "/v1/leaderboard", params=params).data)
+
+    def follow(self, name: str) -> Followship:
+        """Follow a player, a person or a bot account: ``client.account.following()`` then says when it
+        is online and which games it plays, and its profile counts the account among its ``followers``.
+        The answer names the player as the service spells it: ``{"player": "Bob", "following": True}``
+        (following again changes nothing). Refusals: :class:`PlayerNotFound`, :class:`Forbidden`
+        (oneself), :class:`TokenScope` (a token that only reads)."""
+        return cast(Followship, self._relate(name, "follow"))
+
+    def unfollow(self, name: str) -> Followship:
+        """Stop following a player: ``{"player": …, "following": False}``, also when it was not
+        followed."""
+        return cast(Followship, self._relate(name, "unfollow"))
+
+    def block(self, name: str) -> Blockage:
+        """Block a player: its challenges to the account are declined at once (as any challenge may be:
+        it is never told of the block, and the account never hears of them), the two are never paired
+        in an arena, and the account may not challenge it (:class:`PlayerBlocked`) until
+        :meth:`unblock`. ``{"player": …, "blocking": True}``; refusals as for :meth:`follow`."""
+        return cast(Blockage, self._relate(name, "block"))
+
+    def unblock(self, name: str) -> Blockage:
+        """Stop blocking a player: ``{"player": …, "blocking": False}``."""
+        return cast(Blockage, self._relate(name, "unblock"))
+
+    def _relate(self, name: str, relation: str) -> object:
+        return self.requestor.request("POST", player_path(name, relation), token=self.token).data
 
 
 class Lobby(Resource):

@@ -1,5 +1,5 @@
-"""``client.service``: the service itself — its rules, its bots, the hand analysis anyone may ask for, and
-whether it is up and ready. None of these needs a token.
+"""``client.service``: the service itself — its rules, its bots, the preset phrases of the table chat, the
+hand analysis anyone may ask for, and whether it is up and ready. None of these needs a token.
 """
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import cast
 
-from .models import Analysis, Bots, Liveness, Readiness, RulesCatalog
+from .models import Analysis, Bots, ChatPresets, Liveness, Readiness, RulesCatalog
 from .resource import Resource
 
 
@@ -23,6 +23,11 @@ class Service(Resource):
         challenge — and ``ratings`` by family), the ``default`` one, and the bot accounts online now
         (``accounts``: their account stream open)."""
         return cast(Bots, self.requestor.request("GET", "/v1/bots").data)
+
+    def chat_presets(self) -> ChatPresets:
+        """The preset phrases of the table chat (``presets``: ``{"id", "text"}`` each, e.g. ``good_luck``,
+        "Good luck!"): what a player without an account may say (``game.say(preset=id)``)."""
+        return cast(ChatPresets, self.requestor.request("GET", "/v1/chat/presets").data)
 
     def analyze(self, cards: Iterable[str | int], knock_limit: int = 10) -> Analysis:
         """Melds, deadwood, whether 10 or 11 cards can knock or go gin, and the best discards."""

@@ -198,8 +198,13 @@ export class Api {
     const params = new URLSearchParams({ family, limit: String(limit) });
     return (await this.request("GET", `/v1/leaderboard?${params}`)).data;
   }
-  async lobby(signal) {
-    return (await this.request("GET", "/v1/lobby", { signal })).data;
+  /** The open seeks; with the player's token, without those of players in a block with it. */
+  async lobby(signal, playerToken) {
+    return (await this.request("GET", "/v1/lobby", { signal, token: playerToken })).data;
+  }
+  /** The quick pairing pools, each with how many wait in it and the seek that joins it. */
+  async pools(signal) {
+    return (await this.request("GET", "/v1/lobby/pools", { signal })).data;
   }
   /** Seek a game with the player's token: {status: 201, data: the game} (paired at once) or
    * {status: 202, data: {seek, token}} (waiting in the lobby). */
@@ -338,6 +343,42 @@ export class Api {
   /** The address of a tournament's live stream (Server-Sent Events: EventSource resumes it by itself). */
   tournamentStreamUrl(tournamentId) {
     return `${this.server}/v1/tournaments/${encodeURIComponent(tournamentId)}/stream`;
+  }
+
+  // --- table chat, follows, blocks and reports ---------------------------------------------------------------
+  /** The chat lines the caller reads after line `after`: {lines, last, rooms, muted}; a long poll of `wait`
+   * seconds while there are none. `token`: a seat's (the players' room), else a watcher's (or none). */
+  async chat(gameId, token, after, wait, signal) {
+    const params = new URLSearchParams({ after: String(after), wait: String(wait) });
+    return (await this.request("GET", `/v1/games/${encodeURIComponent(gameId)}/chat?${params}`, { token, signal })).data;
+  }
+  /** Say a line: {room, preset} or {room, text} (free text: an account's). The answer is the line. */
+  async say(gameId, token, body) {
+    return (await this.request("POST", `/v1/games/${encodeURIComponent(gameId)}/chat`, { token, body })).data;
+  }
+  /** A seat stops (`on`) or starts again reading the other seat's lines at this table. */
+  async muteChat(gameId, token, on) {
+    return (await this.request("POST", `/v1/games/${encodeURIComponent(gameId)}/chat/${on ? "mute" : "unmute"}`, { token })).data;
+  }
+  /** The preset phrases: {presets: [{id, text}]}. */
+  async chatPresets() {
+    return (await this.request("GET", "/v1/chat/presets")).data;
+  }
+  /** follow, unfollow, block or unblock a player (an account's). */
+  async relate(name, action, token) {
+    return (await this.request("POST", `/v1/players/${encodeURIComponent(name)}/${action}`, { token })).data;
+  }
+  /** The players the account follows: {players: [{name, bot, online, playing: [game ids]}]}. */
+  async following(token, signal) {
+    return (await this.request("GET", "/v1/account/following", { token, signal })).data;
+  }
+  /** The players the account blocks: {players: [names]}. */
+  async blocking(token, signal) {
+    return (await this.request("GET", "/v1/account/blocking", { token, signal })).data;
+  }
+  /** Report a player to the moderators: {player, reason, text?, game_id?, line?} (an account's). */
+  async report(body, token) {
+    return (await this.request("POST", "/v1/reports", { token, body })).data;
   }
 
   // --- the archive ---------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import { focusHeading, pageFrame, pageHref, playerLabel } from "./site.js";
 import * as storage from "./storage.js";
 
 /** What a refused challenge says, beside the general sentences of words.js. */
-function challengeProblem(err, explain, opponent) {
+export function challengeProblem(err, explain, opponent) {
   if (err?.code === "player_not_found") return `There is no player called "${opponent}" on this service.`;
   if (err?.code === "unknown_bot") return `There is no bot called "${playerLabel(opponent)}" on this service.`;
   return explain(err);
@@ -23,6 +23,19 @@ function challengeProblem(err, explain, opponent) {
 /** One rating as a list shows it: "1830", "1500?" (provisional), "–" (none yet). */
 function ratingText(rating) {
   return rating ? `${rating.rating}${rating.provisional ? "?" : ""}` : "–";
+}
+
+/** Send a challenge (`body`: {opponent, rules, clock?, rated?}) as `player`: a house bot accepts at once and its
+ * game opens; a person's answer is awaited in the box of challenges (`ctx.challenges`). A refusal is thrown. */
+export async function offerChallenge(ctx, player, body) {
+  const reply = await ctx.api.challenge(body, player.token);
+  const challenge = reply.challenge;
+  if (challenge.status === "accepted" && challenge.game_id) { // a house bot: the game is there
+    storage.saveNewSeat({ gameId: challenge.game_id, seat: 0, token: reply.token, server: ctx.server, name: player.name, player: player.name, opponent: challenge.opponent.name.replace(/^bot-/, ""), commitments: {}, verified: {} }, player);
+    ctx.go(challenge.game_id, 0);
+    return;
+  }
+  ctx.challenges.sent(challenge, reply.token);
 }
 
 /** The page; ctx = the pages' context (main.js) with `challenges`, the box of challenges. */
@@ -78,14 +91,7 @@ export function challengePage(ctx, name) {
     if (!settings) return;
     send.disabled = true;
     try {
-      const reply = await ctx.api.challenge({ opponent: who, ...settings }, player.token);
-      const challenge = reply.challenge;
-      if (challenge.status === "accepted" && challenge.game_id) { // a house bot: the game is there
-        storage.saveNewSeat({ gameId: challenge.game_id, seat: 0, token: reply.token, server: ctx.server, name: player.name, player: player.name, opponent: challenge.opponent.name.replace(/^bot-/, ""), commitments: {}, verified: {} }, player);
-        ctx.go(challenge.game_id, 0);
-        return;
-      }
-      ctx.challenges.sent(challenge, reply.token);
+      await offerChallenge(ctx, player, { opponent: who, ...settings });
     } catch (err) {
       say(challengeProblem(err, ctx.explain, who));
       opponent.focus();

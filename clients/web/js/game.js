@@ -19,12 +19,14 @@
 // (table()) and the player's intents as callbacks (this.intents), and never sees the controller.
 
 import { Api, ApiError, NetworkError, cursorAfter, sleep } from "./api.js";
-import { banner, fly } from "./animate.js";
-import { CARD_KEYS, cardBack, cardFace, cardName, cardText } from "./cards.js";
+import { banner, flights, layout } from "./animate.js";
+import { CARD_KEYS, cardName, cardText } from "./cards.js";
+import { tableChat } from "./chat.js";
 import { KnockEditor, LayoffEditor } from "./editor.js";
 import { verifyShuffle } from "./fairness.js";
 import { EventFeed } from "./feed.js";
 import { describeMove, findAction } from "./moves.js";
+import { isMuted, listen, play, playMoves, setMuted } from "./sounds.js";
 import { loadPlayer, loadSeat, saveSeat } from "./storage.js";
 import { paintClaim, paintClocks, paintConnection, renderGame } from "./table.js";
 import { problemText } from "./words.js";
@@ -32,6 +34,7 @@ import { problemText } from "./words.js";
 const MOVE_TYPES = new Set(["draw", "pass", "discard", "knock", "layoff"]);
 const ACTION_KEYS = ["source", "card", "discard"]; // what tells two moves of one type apart (not melds)
 const TICK = 100; // ms between two paints of a running clock
+const PRESENCE_EVERY = 60_000; // ms: the opponent's online dot is asked again at most this often
 
 export class GameController {
   /**
@@ -92,6 +95,7 @@ export class GameController {
       openRematch: (gameId) => this.openRematch(gameId),
       leave: () => this.ui.leave(),
       openHelp: () => this.toggleHelp(true),
+      toggleMute: () => this.toggleMute(),
       helpClosed: () => (this.helpOpen = false),
       notice: (text) => this.ui.notice(text),
     };
@@ -149,6 +153,7 @@ export class GameController {
       }),
     );
     this.ticker = setInterval(() => this.tick(), TICK);
+    listen(); // the sounds: audio wakes at the first click or key
     this.render();
     try {
       await this.refresh();
@@ -170,6 +175,7 @@ export class GameController {
     window.removeEventListener("online", this.onOnline);
     window.removeEventListener("offline", this.onOnline);
     document.removeEventListener("visibilitychange", this.onVisible);
+    this.chat?.stop();
   }
 
   /** The network came back or went away: drop the current request and start again (at once). */
@@ -315,7 +321,39 @@ export class GameController {
       confirming: this.confirming,
       tournament: this.tournament(),
       mayBerserk: Boolean(this.view?.tournament?.may_berserk),
+      muted: isMuted(),
+      online: this.presence && this.presence.player === this.opponentPlayer() ? this.presence.online : null,
     };
+  }
+
+  /** The player seated opposite, when a person sits there as a player (not a bot, not anonymous). */
+  opponentPlayer() {
+    const other = (this.view?.players || []).find((p) => p && p.seat === 1 - this.seat);
+    return other?.type === "human" && other.player ? other.player : null;
+  }
+
+  /** Whether the opponent is online (its profile's `online`, GET /v1/players/{name}): asked when the table
+   * opens, then at most once a minute while the page is in sight; null until known. */
+  askPresence() {
+    const name = this.opponentPlayer();
+    if (!name || document.visibilityState === "hidden") return;
+    const known = this.presence?.player === name ? this.presence : null;
+    if (known && performance.now() - known.at < PRESENCE_EVERY) return;
+    this.presence = { player: name, online: known ? known.online : null, at: performance.now() };
+    this.api.profile(name).then(
+      (profile) => {
+        const online = typeof profile.online === "boolean" ? profile.online : null;
+        if (this.presence.player !== name || this.presence.online === online) return;
+        this.presence.online = online;
+        this.render();
+      },
+      () => undefined, // not known this time: asked again in a minute
+    );
+  }
+
+  toggleMute() {
+    setMuted(!isMuted());
+    this.render();
   }
 
   /** The tournament this game is played in ({id, name}; the view says which, the page that opened it
@@ -341,7 +379,13 @@ export class GameController {
     if (this.stopped) return;
     const focusKey = document.activeElement?.dataset?.focus;
     const hadFocus = this.ui.root.contains(document.activeElement) && document.activeElement !== this.ui.root;
+    if (this.view?.version !== this.drawnVersion) {
+      this.before = layout(this.ui.root); // where the cards were: the moves of this version glide from there
+      this.drawnVersion = this.view?.version;
+    }
     renderGame(this.ui.root, this.table(), this.intents);
+    if (this.view && this.chat === undefined) this.chat = tableChat(this.api, this.entry, this.view, this.ui.notice);
+    this.chat?.mount(this.ui.root.querySelector(".side"), this.view?.players, { over: this.matchOver }); // the table chat (chat.js)
     let again = focusKey ? this.ui.root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`) : null;
     if (!again && hadFocus) {
       // The focused element is gone (a card discarded, the hand over): keep the focus near the play,
@@ -678,7 +722,13 @@ export class GameController {
 
   tick() {
     if (this.stopped || !this.view) return;
+    this.askPresence();
     const clock = this.clockNow();
+    // A tick each second of the last ten of my own move's time (the clock shows it red).
+    const low = clock && clock.running === this.seat && clock.move !== null && clock.move > 0 && clock.move < 10;
+    const second = low ? Math.ceil(clock.move) : null;
+    if (second !== null && second !== this.tickSecond) play("tick");
+    this.tickSecond = second;
     if (clock && clock.running !== null) {
       paintClocks(this.ui.root, clock, this.names());
       if (clock.running === this.seat && clock.move !== null && clock.move <= 10 && !this.warned) {
@@ -873,37 +923,29 @@ export class GameController {
     this.animate(events);
   }
 
-  // --- animations ---------------------------------------------------------------------------------------
+  // --- animations and sounds ---------------------------------------------------------------------------
+  /** The moves `events` brought, now drawn: their cards glide from where they were (animate.js), their
+   * sounds play (sounds.js), a banner says the opponent's knock, pass, new hand or end. */
   animate(events) {
-    if (this.stopped) return Promise.resolve();
+    if (this.stopped) return;
     const root = this.ui.root;
-    let chain = Promise.resolve();
+    flights(root, this.before, events, this.seat);
+    const opponentMoved = events.some((e) => e.seat === 1 - this.seat);
+    playMoves(events, opponentMoved && this.yourMove && !this.view.result);
+    const felt = root.querySelector("#felt");
     for (const e of events) {
       const mine = e.seat === this.seat;
-      const q = (sel) => root.querySelector(sel);
-      if (e.type === "draw" && !mine) {
-        const from = e.source === "stock" ? q("#stock .card") : q("#pile");
-        const node = e.source === "stock" || !e.card ? cardBack() : cardFace(e.card);
-        chain = chain.then(() => fly(node, from, q("#opponent-hand")));
-      } else if (e.type === "draw" && mine && e.source === "stock" && e.card) {
-        // Not hidden meanwhile: the player may play the new card at once.
-        chain = chain.then(() => fly(cardBack(), q("#stock .card"), q(`#my-hand [data-card="${e.card}"]`)));
-      } else if (e.type === "discard" && !mine) {
-        const top = q("#pile-top");
-        chain = chain.then(() => fly(cardFace(e.card), q("#opponent-hand"), top, { hide: top }));
-      } else if (e.type === "knock" && !mine) {
-        const what = e.big_gin ? "goes big gin!" : e.gin ? "goes gin!" : "knocks!";
-        chain = chain.then(() => banner(`${this.opponentName()} ${what}`, q("#felt")));
+      if (e.type === "knock" && !mine) {
+        banner(`${this.opponentName()} ${e.big_gin ? "goes big gin!" : e.gin ? "goes gin!" : "knocks!"}`, felt);
       } else if (e.type === "pass" && !mine) {
-        chain = chain.then(() => banner(`${this.opponentName()} passes`, q("#felt")));
+        banner(`${this.opponentName()} passes`, felt);
       } else if (e.type === "deal" && !mine && events.length === 1) {
-        chain = chain.then(() => banner("New hand", q("#felt")));
+        banner("New hand", felt);
       } else if (e.type === "match_over" && e.reason && e.reason !== "aborted" && e.forfeited_by !== this.seat) {
         const what = { resigned: "resigns", timeout: "lost on time", abandoned: "left the game" }[e.reason] || e.reason;
-        chain = chain.then(() => banner(`${this.opponentName()} ${what}`, q("#felt")));
+        banner(`${this.opponentName()} ${what}`, felt);
       }
     }
-    return chain;
   }
 
   // --- keyboard -----------------------------------------------------------------------------------------

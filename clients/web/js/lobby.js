@@ -1,10 +1,13 @@
-// The people of the start page: the lobby (GET /v1/lobby: open seeks, each with a Play button that takes
-// it, as the player signed in or logged in on this service: account.js), a quick match (POST /v1/seeks: paired at once, or waiting with a long poll on GET /v1/seeks/{id} until someone
-// takes it, with a Cancel button), and a small leaderboard. A seek's token becomes the seat's token of
-// the game it starts; the page keeps it (storage.js) so that a reload goes on waiting.
+// The people of the start page: quick pairing (the pools' grid: pools.js), the lobby (GET /v1/lobby: open
+// seeks, each with a Play button that takes it, as the player signed in or logged in on this service:
+// account.js), a quick match (POST /v1/seeks: paired at once, or waiting with a long poll on GET
+// /v1/seeks/{id} until someone takes it, with a Cancel button — and, after a while in a pool, the house bot
+// the service offers instead), and a small leaderboard. A seek's token becomes the seat's token of the game
+// it starts; the page keeps it (storage.js) so that a reload goes on waiting.
 
 import { ApiError, NetworkError, sleep } from "./api.js";
 import { clear, h } from "./dom.js";
+import { poolGrid } from "./pools.js";
 import * as storage from "./storage.js";
 
 const LOBBY_EVERY = 3000; // ms between two looks at the open seeks while the start page is shown
@@ -40,37 +43,61 @@ export const CLOCK_CHOICES = [
 ];
 
 /** The seat of a game the lobby started, saved like any other (the game page reads it from storage). */
-function saveStarted(ctx, { gameId, seat, token }) {
+function saveStarted(ctx, { gameId, seat, token, opponent = "human" }) {
   const player = storage.loadPlayer(ctx.server);
-  storage.saveNewSeat({ gameId, seat, token, server: ctx.server, name: player?.name || "", player: player?.name, opponent: "human", commitments: {}, verified: {} }, player);
+  storage.saveNewSeat({ gameId, seat, token, server: ctx.server, name: player?.name || "", player: player?.name, opponent, commitments: {}, verified: {} }, player);
   ctx.go(gameId, seat);
 }
 
 /**
  * The start page's people: ctx = {api, server, showError, clearError, notice, announce, go(gameId, seat),
- * explain(err)}. Returns {lobby, leaderboard} panels, quickMatch(), withdrawSeek() and stop().
+ * explain(err)}. Returns {pools, lobby, leaderboard} panels, quickMatch(), withdrawSeek() and stop().
  */
 export function peoplePanels(ctx) {
   const stopper = new AbortController();
   const signal = stopper.signal;
   let seekAbort = null;
 
-  // --- the lobby -----------------------------------------------------------------------------------------
+  // --- quick pairing: the pools, and the wait for an opponent --------------------------------------------
   const seeking = h("div", { id: "seeking", class: "seeking", hidden: true });
+  const pools = poolGrid({
+    api: ctx.api,
+    player: storage.loadPlayer(ctx.server),
+    join: (pool, button) => quickMatch(pool.seek, button, pool.id),
+  });
+  const poolsPanel = h("section", { class: "panel pools-panel", id: "quick-pairing", "aria-labelledby": "pools-title" },
+    h("h2", { id: "pools-title" }, "Quick pairing"),
+    h("p", { class: "note" }, storage.loadPlayer(ctx.server)
+      ? "Rated games: pick a pool and play the next person who picks it."
+      : "Sign in (above) to play in a pool — or play a bot or a friend under More options."),
+    pools.grid, seeking);
+
+  // --- the lobby -----------------------------------------------------------------------------------------
   const seekList = h("ul", { id: "seeks", class: "seek-list", "aria-label": "Open seeks" });
   const lobbyNote = h("p", { class: "note", id: "lobby-note" }, "Looking at the lobby…");
   const lobbyPanel = h("section", { class: "panel lobby-panel", id: "lobby", "aria-labelledby": "lobby-title" },
-    h("h2", { id: "lobby-title" }, "Lobby"), seeking, lobbyNote, seekList);
+    h("h2", { id: "lobby-title" }, "Lobby"), lobbyNote, seekList);
+
+  /** The open seeks; the player's token leaves out those of players in a block with it (when it is no good
+   * any more, the account panel says so: the lobby is read without it). */
+  async function readLobby(player) {
+    try {
+      return (await ctx.api.lobby(signal, player?.token)).seeks || [];
+    } catch (err) {
+      if (player && err instanceof ApiError && err.status === 401) return readLobby(null);
+      throw err;
+    }
+  }
 
   async function refreshLobby() {
+    const player = storage.loadPlayer(ctx.server);
     let seeks;
     try {
-      seeks = (await ctx.api.lobby(signal)).seeks || [];
+      seeks = await readLobby(player);
     } catch {
       if (!signal.aborted) lobbyNote.textContent = "The lobby cannot be read just now.";
       return;
     }
-    const player = storage.loadPlayer(ctx.server);
     const mine = storage.loadSeek(ctx.server);
     const others = seeks.filter((s) => !(mine && mine.id === s.id) && !(player && s.player === player.name)).length;
     if (!seeks.length) {
@@ -108,7 +135,7 @@ export function peoplePanels(ctx) {
 
   async function lobbyLoop() {
     while (!signal.aborted) {
-      if (document.visibilityState !== "hidden") await refreshLobby();
+      if (document.visibilityState !== "hidden") await Promise.all([refreshLobby(), pools.refresh(signal)]);
       await sleep(LOBBY_EVERY, signal);
     }
   }
@@ -131,8 +158,8 @@ export function peoplePanels(ctx) {
   }
 
   // --- seeking -------------------------------------------------------------------------------------------
-  /** Post a seek: a game at once, or a wait in the lobby. */
-  async function quickMatch(body, button) {
+  /** Post a seek (of the pool `pool`, when it is one's): a game at once, or a wait in the lobby. */
+  async function quickMatch(body, button, pool = null) {
     const player = storage.loadPlayer(ctx.server);
     if (!player) return;
     ctx.clearError();
@@ -143,11 +170,12 @@ export function peoplePanels(ctx) {
         saveStarted(ctx, { gameId: reply.data.game_id, seat: reply.data.seat, token: reply.data.token });
         return;
       }
-      const seek = { id: reply.data.seek.id, token: reply.data.token, rules: body.rules, clock: body.clock || null, rated: Boolean(body.rated), since: Date.now() };
+      const seek = { id: reply.data.seek.id, token: reply.data.token, rules: body.rules, clock: body.clock || null, rated: Boolean(body.rated), pool, since: Date.now() };
       storage.saveSeek(ctx.server, seek);
       waitForMatch(seek);
       seeking.querySelector("[data-action=cancel-seek]")?.focus(); // Quick match is disabled meanwhile
       refreshLobby();
+      pools.refresh(signal);
     } catch (err) {
       ctx.showError(`No quick match: ${ctx.explain(err)}`);
     } finally {
@@ -155,22 +183,69 @@ export function peoplePanels(ctx) {
     }
   }
 
-  function drawSeeking(seek) {
+  /** The wait for an opponent (none: not waiting), with the house bot offered instead, if any. */
+  let shownPool = null;
+  function drawSeeking(seek, offer = null) {
     if (!seek) {
       const hadFocus = seeking.contains(document.activeElement);
       seeking.hidden = true;
       clear(seeking);
-      ctx.onSeeking?.(false, hadFocus); // the focus goes back to Quick match
+      pools.waitingIn(null, false);
+      ctx.onSeeking?.(false, hadFocus && !shownPool); // the focus goes back to Quick match, or to the pool
+      if (hadFocus && shownPool) pools.focus(shownPool);
+      shownPool = null;
       return;
     }
+    shownPool = seek.pool || null;
     const facts = [seek.rules?.preset || "standard", clockWords(seek.clock), seek.rated ? "rated" : "casual"];
+    const focused = seeking.contains(document.activeElement) ? document.activeElement.dataset.action : null;
     clear(seeking).append(
       h("p", { class: "waiting", role: "status" }, h("span", { class: "spinner", "aria-hidden": "true" }),
         h("span", {}, h("b", {}, "Looking for an opponent…"), ` ${facts.join(" · ")}. The game starts as soon as someone takes your seek.`)),
+      offer && !seek.keepWaiting ? botOffer(seek, offer) : null,
       h("div", { class: "buttons" }, h("button", { type: "button", class: "btn", "data-action": "cancel-seek", onclick: () => cancelSeek(seek) }, "Cancel")),
     );
     seeking.hidden = false;
+    pools.waitingIn(shownPool, true);
     ctx.onSeeking?.(true);
+    // The focus stays on the same button, or goes to Cancel when that one went (Keep waiting).
+    if (focused) (seeking.querySelector(`[data-action=${focused}]`) || seeking.querySelector("[data-action=cancel-seek]"))?.focus();
+  }
+
+  /** "Play simple (1500) instead?": the service's offer after a while in a pool, or keep waiting. */
+  function botOffer(seek, offer) {
+    const question = `Nobody yet. Play ${offer.bot} (${offer.rating}) instead?`;
+    ctx.announce?.(question);
+    return h("div", { class: "bot-offer", id: "bot-offer", role: "group", "aria-label": question },
+      h("p", {}, "Nobody yet. Play ", h("b", {}, offer.bot), ` (${offer.rating}) instead?`),
+      h("div", { class: "buttons" },
+        h("button", { type: "button", class: "btn primary", "data-action": "play-offered-bot", onclick: (event) => playBot(seek, offer, event.currentTarget) }, `Play ${offer.bot}`),
+        h("button", {
+          type: "button",
+          class: "btn",
+          "data-action": "keep-waiting",
+          onclick: () => {
+            seek.keepWaiting = true;
+            storage.saveSeek(ctx.server, seek);
+            drawSeeking(seek);
+          },
+        }, "Keep waiting")));
+  }
+
+  /** The offered bot instead: the seek withdrawn, a game with its terms against the bot (POST /v1/games). */
+  async function playBot(seek, offer, button) {
+    const player = storage.loadPlayer(ctx.server);
+    if (!player) return;
+    button.disabled = true;
+    ctx.clearError();
+    if (!(await cancelSeek(seek, { quiet: true }))) return; // taken meanwhile: that game is opened
+    const body = { rules: seek.rules, clock: seek.clock || undefined, rated: seek.rated, opponent: { type: "bot", bot: offer.bot } };
+    try {
+      const game = await ctx.api.create(body, player.token);
+      saveStarted(ctx, { gameId: game.game_id, seat: game.seat, token: game.token, opponent: offer.bot });
+    } catch (err) {
+      ctx.showError(`The game against ${offer.bot} could not be started: ${ctx.explain(err)}`);
+    }
   }
 
   /** Long-poll the seek until someone takes it (then open the game), it is cancelled or it expires. */
@@ -211,6 +286,7 @@ export function peoplePanels(ctx) {
           drawSeeking(null);
           return;
         }
+        if (status.bot_offer && !seeking.querySelector("#bot-offer") && !seek.keepWaiting) drawSeeking(seek, status.bot_offer);
       }
     } catch (err) {
       ctx.showError(`Waiting for an opponent failed: ${ctx.explain(err)}`);
@@ -283,6 +359,7 @@ export function peoplePanels(ctx) {
   if (pending && storage.loadPlayer(ctx.server)) waitForMatch(pending);
 
   return {
+    pools: poolsPanel,
     lobby: lobbyPanel,
     leaderboard: leaderboardPanel,
     quickMatch,

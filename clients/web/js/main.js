@@ -11,12 +11,14 @@
 //   /play/#/watch[/<game id>]                the public games in play; one of them, live (watch.js)
 //   /play/#/challenge[/<name>]               challenge a player or a house bot (challenge.js)
 //   /play/#/security                         the account's sessions, API tokens and password (security.js)
+//   /play/#/friends                          the players the account follows, online and playing; blocks (friends.js)
 //   /play/#/tournaments[/<id>]               the tournaments and the form of a new one (tournaments.js); one
 //                                            of them, live, where its player's games open (tournament.js)
 //   ?server=http://host:port                 talk to that service, for this visit only (never remembered:
 //                                            a banner names it on every page, and no password goes there
 //                                            before the person confirms it by name; trust.js)
-// The start page's account is in account.js; its lobby and quick match in lobby.js. The challenges of the
+// The start page's account is in account.js; its pools' grid in pools.js, its lobby and quick match in
+// lobby.js. The challenges of the
 // player signed in, received and sent, are in a box at the top of every page (challenges.js).
 
 import { accountPanels } from "./account.js";
@@ -25,6 +27,7 @@ import { cardInline } from "./cards.js";
 import { challengePage } from "./challenge.js";
 import { ChallengeBox } from "./challenges.js";
 import { add, clear, h } from "./dom.js";
+import { friendsPage } from "./friends.js";
 import { GameController } from "./game.js";
 import { clockWords, peoplePanels } from "./lobby.js";
 import { choosePlayerPage, gamesPage, profilePage } from "./records.js";
@@ -256,6 +259,10 @@ function showPage(path) {
       current = parts[1] ? tournamentPage(pages, parts[1]) : tournamentsPage(pages);
       document.title = "Gin Rummy — tournaments";
       return;
+    case "friends":
+      current = friendsPage(pages);
+      document.title = "Gin Rummy — friends";
+      return;
     case "security":
       current = securityPage(pages);
       document.title = "Gin Rummy — account security";
@@ -483,8 +490,7 @@ async function showLobby() {
     }
   }
 
-  const form = h("form", { id: "new-game", class: "panel", onsubmit: (e) => { e.preventDefault(); start(true); } },
-    h("h2", {}, "New game"),
+  const form = h("form", { id: "new-game", onsubmit: (e) => { e.preventDefault(); start(true); } },
     player ? null : h("label", { class: "field" }, "Your name", name),
     h("label", { class: "field" }, "Opponent", bot),
     botDesc,
@@ -495,10 +501,15 @@ async function showLobby() {
       "Games are public: while one is played it is listed on ", h("a", { href: "#/watch" }, "Watch"),
       ", where anyone can follow the table (never your cards). Tick Private to keep this game off the list; anyone with its link can still watch it. Games from the lobby and challenges are always listed."),
     h("details", { class: "more" },
-      h("summary", {}, "More options"),
+      h("summary", {}, "Rule options and a seed"),
       fields.options(),
       h("label", { class: "field" }, "Seed (fixed deals; test services only)", seed)),
     h("div", { class: "buttons" }, playButton, inviteButton, quickButton));
+  // Below the pools' grid, folded while a player is signed in (the pools are for players: for anyone else
+  // this is the page's way to play, open).
+  const moreOptions = h("details", { class: "panel more-options", id: "more-options", open: !player },
+    h("summary", {}, h("h2", {}, "More options"), h("span", { class: "note" }, "A bot, a friend, any rules and clock")),
+    form);
 
   const people = peoplePanels({
     api,
@@ -522,7 +533,7 @@ async function showLobby() {
       account.stop();
     },
   };
-  const page = h("section", { class: "lobby" }, brand(player), account.panel, account.games, form, people.lobby, people.leaderboard, analyzePanel(), serverPanel());
+  const page = h("section", { class: "lobby" }, brand(player), account.panel, account.games, people.pools, moreOptions, people.lobby, people.leaderboard, analyzePanel(), serverPanel());
   clear(app).append(page);
 
   try {

@@ -7,6 +7,7 @@
 import { ApiError } from "./api.js";
 import { gamesInPlay } from "./account.js";
 import { add, clear, h } from "./dom.js";
+import { relationBar } from "./friends.js";
 import { focusHeading, pageFrame, pageHref, playerLabel, when } from "./site.js";
 import { STAT_LABELS } from "./table.js";
 
@@ -167,6 +168,7 @@ export function profilePage(ctx, name) {
     if (stopper.signal.aborted) return;
     page.querySelector("#page-title").textContent = playerLabel(profile.name);
     drawProfile(body, profile, history, graphs, mine);
+    relationBar(ctx, body.querySelector("#profile-summary .buttons"), profile, body.querySelector("#profile-followers"), stopper.signal); // follow, block, report (friends.js)
   })();
   return {
     stop() {
@@ -182,7 +184,7 @@ function drawProfile(body, profile, history, graphs, mine) {
   const summary = h("section", { class: "panel", id: "profile-summary", "aria-labelledby": "summary-title" },
     h("h2", { id: "summary-title" }, "Games"),
     h("dl", { class: "figures" },
-      figure("Played", games.played || 0), figure("Won", games.won || 0), figure("Lost", games.lost || 0)),
+      figure("Played", games.played || 0), figure("Won", games.won || 0), figure("Lost", games.lost || 0), figure("Followers", profile.followers || 0, "profile-followers")),
     h("p", {}, profile.created ? `${mine ? "You have" : `${playerLabel(name)} has`} played here since ${when(profile.created)}. ` : "",
       h("a", { href: pageHref("players", name, "games"), "data-action": "all-games" }, mine ? "All my games" : `All of ${playerLabel(name)}'s games`)),
     mine ? null : h("div", { class: "buttons" },
@@ -224,8 +226,8 @@ function drawProfile(body, profile, history, graphs, mine) {
   clear(body).append(summary, ratings, statsPanel, recentPanel);
 }
 
-function figure(label, value) {
-  return h("div", { class: "figure" }, h("dt", {}, label), h("dd", {}, String(value)));
+function figure(label, value, id = null) {
+  return h("div", { class: "figure" }, h("dt", {}, label), h("dd", { id }, String(value)));
 }
 
 /** The graph's figures as a table, folded (for a screen reader, or to read the exact values). */

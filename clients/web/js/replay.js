@@ -22,6 +22,7 @@
 
 import { ApiError } from "./api.js";
 import { cardBack, cardFace, cardName, sortCards } from "./cards.js";
+import { replayChat } from "./chat.js";
 import { add, clear, h, showLatest } from "./dom.js";
 import { describeMove } from "./moves.js";
 import { judgedMoves, markButton, ReviewRequest, ReviewTip, summaryBlocks, VERDICTS, verdictCallout, verdictSign } from "./review.js";
@@ -558,6 +559,7 @@ export class ReplayViewer {
     this.frames.push({ kind: "end", hand: this.records.length, step: 0 });
     this.show = this.defaultShow(player);
     this.at = this.startFrame();
+    this.chat = replayChat(this.ctx, this.gameId); // its chat, read only, under the moves
     this.startReview();
     this.draw();
     document.addEventListener("keydown", this.onKey);
@@ -568,6 +570,7 @@ export class ReplayViewer {
     document.removeEventListener("keydown", this.onKey);
     this.review?.stop();
     this.tip?.remove();
+    this.chat?.stop();
   }
 
   /** The seat of the player the replay was opened for (or of the account signed in), else a review. */
@@ -681,6 +684,7 @@ export class ReplayViewer {
       add(clear(this.side), this.reviewBox, handSide(frame, record, step, this.on));
       showLatest(this.side.querySelector("#replay-moves")); // the current move (the last played) in sight, the top row whole
     }
+    this.chat.mount(this.side, this.doc.players, { last: true });
     if (announce) say(this.body, frame.kind === "end" ? ["#replay-end h2"] : ["#replay-move", "#replay-verdict"], where);
     if (inList) (this.side.querySelector("[aria-current=step] button") || this.body.querySelector("[data-action=replay-next]"))?.focus();
     this.ctx.ui.setAddress?.(this.address(frame));

@@ -3,6 +3,7 @@
 // of its own in the fragment (#/games, #/players/Ann, #/replay/<game>, #/watch/<game>), so it can be
 // linked, bookmarked and reloaded; the fragment never reaches a server.
 
+import { sleep } from "./api.js";
 import { h } from "./dom.js";
 
 /** The address of a page: `page("players", "Ann")` → "#/players/Ann" (each part encoded). */
@@ -11,7 +12,7 @@ export function pageHref(...parts) {
 }
 
 /** The links between the pages; `current` is the one on screen ("play", "games", "profile", "challenge",
- * "tournaments", "watch"). */
+ * "friends", "tournaments", "watch"). */
 export function siteNav(current, player) {
   const links = [
     ["play", "#/", "Play"],
@@ -21,6 +22,7 @@ export function siteNav(current, player) {
     ["watch", pageHref("watch"), "Watch"],
   ];
   if (player) links.splice(3, 0, ["challenge", pageHref("challenge"), "Challenge"]);
+  if (player?.account) links.splice(4, 0, ["friends", pageHref("friends"), "Friends"]);
   return h("nav", { class: "site-nav", "aria-label": "Pages" },
     h("ul", {}, links.map(([key, href, label]) => h("li", {}, h("a", { href, "data-nav": key, "aria-current": key === current ? "page" : null }, label)))));
 }
@@ -40,6 +42,17 @@ export function pageFrame({ title, current, player, lead = null, wide = false })
     h("div", { class: "page-title" }, heading, lead ? h("p", { class: "lead" }, lead) : null),
     body);
   return { page, body, heading };
+}
+
+/** Call `look()` now and again every `ms` while the page is in sight (not in a hidden tab), until `signal`
+ * aborts (the page goes). */
+export function lookEvery(ms, signal, look) {
+  (async () => {
+    while (!signal.aborted) {
+      if (document.visibilityState !== "hidden") await look();
+      await sleep(ms, signal);
+    }
+  })();
 }
 
 /** Move the focus to the page's heading (not scrolling: the page opens at its top). */

@@ -12,6 +12,7 @@
 //                              (a password for that player: rated games, seeks, the seats it took)
 //   gin.seek.<server>          the seek waiting in that service's lobby: its id and token (which becomes
 //                              the seat's token once someone takes it), so that a reload keeps waiting
+//   gin.muted                  "1" while the table's sounds are muted (sounds.js)
 // No card is ever stored: the cards are asked of the service each time.
 
 const PREFIX = "gin.seat.";
@@ -43,6 +44,15 @@ export function playerName() {
 export function rememberName(name) {
   if (name) localStorage.setItem("gin.name", name);
   else localStorage.removeItem("gin.name");
+}
+
+/** Whether the table's sounds are muted (the mute switch at the table). */
+export function loadMuted() {
+  return read("gin.muted") === 1;
+}
+export function saveMuted(muted) {
+  if (muted) write("gin.muted", 1);
+  else localStorage.removeItem("gin.muted");
 }
 
 export function seatKey(gameId, seat) {

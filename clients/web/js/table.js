@@ -104,11 +104,13 @@ function button(label, action, onclick, { key, primary = false, title, disabled 
  *   connection, helpOpen, confirming   the live feed's state; the help open; "resign"/"abort" being asked
  *   tournament    {id, name} of a tournament's game (after it: back there, no rematch), else null
  *   mayBerserk    whether to offer berserk (an arena's game, before this seat's first move)
+ *   muted         whether the sounds are muted (the speaker switch in the top bar)
+ *   online        whether the opponent, a person seated as a player, is online (true/false), or null: unknown
  * `on` is what the player may do, each a callback: act(action), openKnock({gin}), chooseKnockDiscard(card),
  * closeEditor(), editorToggle(card), editorMakeMeld(), editorBreak(index), editorBest(), editorLayOff(index),
  * editorTakeBack(card), editorConfirm(), askHint(), undo(), claimVictory(), confirmEnd(type | null),
  * confirmClosed(), endMatch(type), rematch(), berserk(), openRematch(gameId), leave(), openHelp(), helpClosed(),
- * notice(text).
+ * toggleMute(), notice(text).
  */
 export function renderGame(root, table, on) {
   const { view, names, yourMove, matchOver, mode, busy, helpOpen, confirming } = table;
@@ -130,7 +132,7 @@ export function renderGame(root, table, on) {
     return;
   }
   const felt = h("section", { id: "felt", class: "felt", "aria-label": "Card table" });
-  felt.append(handInfo(view, table.seat, names, "on-felt"), opponentArea(view, table.seat, names, matchOver));
+  felt.append(handInfo(view, table.seat, names, "on-felt"), opponentArea(view, table.seat, names, matchOver, table.online));
   if (view.waiting_for_opponent && !matchOver) {
     felt.append(invitePanel(table.inviteLink, on.notice));
   } else if (view.result) {
@@ -157,7 +159,7 @@ export function renderGame(root, table, on) {
 }
 
 // --- the top bar -----------------------------------------------------------------------------------------
-function topbar({ view, seat, names, clock, connection }, { leave, openHelp }) {
+function topbar({ view, seat, names, clock, connection, muted }, { leave, openHelp, toggleMute }) {
   const bar = h("header", { class: "topbar" });
   bar.append(
     h("button", { type: "button", class: "brand", "aria-label": "Gin Rummy: back to the start page (the game is kept)", title: "Back to the start page (the game is kept)", onclick: () => leave() }, h("span", { "aria-hidden": "true" }, "♠ "), h("span", { class: "word" }, "Gin Rummy")),
@@ -170,9 +172,29 @@ function topbar({ view, seat, names, clock, connection }, { leave, openHelp }) {
   bar.append(
     h("span", { id: "connection", class: "connection", "data-state": connection, title: "The live feed of the opponent's moves" },
       CONNECTION_WORDS[connection]),
+    h("button", { type: "button", class: "icon sound", "aria-label": "Mute sounds", "aria-pressed": muted ? "true" : "false", title: muted ? "Sounds off: turn them on" : "Sounds on: mute them", "data-action": "mute", "data-focus": "mute", onclick: () => toggleMute() }, speakerIcon(muted)),
     h("button", { type: "button", class: "icon", "aria-label": "Keyboard help", title: "Keyboard help (?)", "data-action": "help", onclick: () => openHelp() }, "?"),
   );
   return bar;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+const SPEAKER = "M4 9h4l5-4v14l-5-4H4z";
+const WAVES = ["M16.5 8.5a5 5 0 0 1 0 7", "M19 6a8.5 8.5 0 0 1 0 12"];
+const CROSS = ["M16 9l6 6", "M22 9l-6 6"];
+
+/** The mute switch's speaker: sound waves, or a cross when muted. */
+function speakerIcon(muted) {
+  const icon = document.createElementNS(SVG, "svg");
+  icon.setAttribute("viewBox", "0 0 24 24");
+  icon.setAttribute("aria-hidden", "true");
+  for (const d of [SPEAKER, ...(muted ? CROSS : WAVES)]) {
+    const path = document.createElementNS(SVG, "path");
+    path.setAttribute("d", d);
+    if (d === SPEAKER) path.setAttribute("class", "body");
+    icon.append(path);
+  }
+  return icon;
 }
 
 export const CONNECTION_WORDS = { live: "live", reconnecting: "reconnecting…", connecting: "connecting…", closed: "offline" };
@@ -220,7 +242,29 @@ export function scoreboard(view, names) {
 }
 
 // --- the opponent ----------------------------------------------------------------------------------------
-function opponentArea(view, seat, names, matchOver) {
+/** What the avatar of a seat (`player`, an entry of the view's players) shows of its presence: "bot" (a
+ * house bot is always there: no dot), "online" or "offline" for a person seated as a player (`online` as
+ * its profile says), else "none" (an anonymous seat, or not known yet: no dot). */
+function presenceOf(player, online) {
+  if (player?.type === "bot") return "bot";
+  if (!player?.player || typeof online !== "boolean") return "none";
+  return online ? "online" : "offline";
+}
+
+/** An avatar: the initial of the seat's name in a circle of a colour the name gives (the same name, the same
+ * colour), a bot's in a rounded square, with the online dot (`presence`: presenceOf). The name beside it
+ * says who it is: the avatar itself is hidden from screen readers. */
+function avatar(player, presence) {
+  const name = player?.name || player?.bot || "";
+  let hash = 0;
+  for (const ch of name.toLowerCase()) hash = (hash * 31 + ch.codePointAt(0)) >>> 0;
+  return h("span", { class: `avatar ${presence === "bot" ? "bot" : ""}`.trim(), "data-presence": presence, "aria-hidden": "true",
+    style: { backgroundColor: name ? `hsl(${hash % 360}, 48%, 34%)` : "#546e7a" } },
+  name ? [...name][0].toUpperCase() : "?",
+  presence === "online" || presence === "offline" ? h("span", { class: "dot" }) : null);
+}
+
+function opponentArea(view, seat, names, matchOver, online) {
   const opp = view.opponent || {};
   const oppSeat = 1 - seat;
   const known = opp.known_cards || [];
@@ -229,7 +273,14 @@ function opponentArea(view, seat, names, matchOver) {
   const tags = [];
   if (view.dealer === oppSeat) tags.push(h("span", { class: "chip" }, "dealer"));
   if (view.turn === oppSeat && !view.result && !view.waiting_for_opponent) tags.push(h("span", { class: "chip turn" }, "to play"));
-  area.append(h("div", { class: "who" }, h("span", { class: "name" }, names[oppSeat]), h("span", { class: "count" }, `${opp.card_count ?? "?"} cards`), tags));
+  const player = (view.players || []).find((p) => p && p.seat === oppSeat);
+  const presence = presenceOf(player, online);
+  const dot = presence === "online" || presence === "offline";
+  const face = avatar(player, presence);
+  if (dot) face.title = `${names[oppSeat]} is ${presence}`;
+  area.append(h("div", { class: "who" }, face, h("span", { class: "name" }, names[oppSeat]),
+    dot ? h("span", { class: "visually-hidden" }, ` (${presence})`) : null,
+    h("span", { class: "count" }, `${opp.card_count ?? "?"} cards`), tags));
   const cards = h("div", { id: "opponent-hand", class: "opp-cards" });
   if (matchOver && !view.result) {
     cards.append(h("span", { class: "note" }, "the game is over"));

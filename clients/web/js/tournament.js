@@ -63,7 +63,8 @@ export function tournamentPage(ctx, tournamentId) {
   const { page, body, heading } = pageFrame({ title: "Tournament", current: "tournaments", player, wide: true });
   const facts = h("p", { class: "lead", id: "tournament-facts" });
   const countdown = h("p", { class: "countdown", id: "tournament-countdown", role: "timer", "aria-live": "off" });
-  const code = h("input", { id: "entry-code", name: "code", maxlength: "64", autocomplete: "off", autocapitalize: "none", spellcheck: "false" });
+  // (data-focus: a redraw — the standings move — gives the focus back, so a code being typed is not lost)
+  const code = h("input", { id: "entry-code", name: "code", maxlength: "64", autocomplete: "off", autocapitalize: "none", spellcheck: "false", "data-focus": "entry-code" });
   const parts = { entry: h("section", { class: "panel", id: "my-entry", "aria-labelledby": "my-entry-title" }), standings: h("section", { class: "panel", id: "standings", "aria-labelledby": "standings-title" }), watch: h("section", { class: "panel", id: "watch-games", "aria-labelledby": "watch-title" }) };
   body.append(h("div", { class: "tournament-head" }, facts, countdown), h("div", { class: "tournament-grid" }, parts.entry, parts.standings, parts.watch));
   clear(ctx.root).append(page);

@@ -5,11 +5,10 @@
 // allowed, private (joined with an entry code, shown once) and when it starts. One tournament's own page
 // is tournament.js.
 
-import { sleep } from "./api.js";
 import { clear, h } from "./dom.js";
 import { clockWords } from "./lobby.js";
 import { settingsFields } from "./settings.js";
-import { focusHeading, pageFrame, pageHref, when } from "./site.js";
+import { focusHeading, lookEvery, pageFrame, pageHref, when } from "./site.js";
 
 const LIST_EVERY = 5000; // ms between two looks at the lists
 export const FORMAT_WORDS = { arena: "Arena", swiss: "Swiss", round_robin: "Round robin" };
@@ -50,12 +49,7 @@ export function tournamentsPage(ctx) {
     for (const [status, list] of Object.entries(lists)) list.fill(all[status] || []);
   }
 
-  (async () => {
-    while (!signal.aborted) {
-      if (document.visibilityState !== "hidden") await refresh();
-      await sleep(LIST_EVERY, signal);
-    }
-  })();
+  lookEvery(LIST_EVERY, signal, refresh);
   return { stop: () => stopper.abort() };
 }
 

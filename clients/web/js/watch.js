@@ -5,12 +5,13 @@
 // It follows the game live through the same event feed as a seat (feed.js: the NDJSON stream, or the long
 // poll), fetching the view again after each move.
 
-import { ApiError, cursorAfter, sleep } from "./api.js";
+import { ApiError, cursorAfter } from "./api.js";
 import { cardBack, cardFace, cardName } from "./cards.js";
+import { watchChat } from "./chat.js";
 import { add, clear, h, showLatest } from "./dom.js";
 import { EventFeed } from "./feed.js";
 import { describeMove } from "./moves.js";
-import { focusHeading, pageFrame, pageHref, seatNames } from "./site.js";
+import { focusHeading, lookEvery, pageFrame, pageHref, seatNames } from "./site.js";
 import { CONNECTION_WORDS, END_REASON, handDetails, handHeading, paintConnection, scoreboard, withCards } from "./table.js";
 
 const CARD_CODE = /^[A2-9TJQK][CDHS]$/;
@@ -60,12 +61,7 @@ export function watchList(ctx) {
     if (focused) list.querySelector(`[data-game="${CSS.escape(focused)}"] a`)?.focus();
   }
 
-  (async () => {
-    while (!signal.aborted) {
-      if (document.visibilityState !== "hidden") await refresh();
-      await sleep(LIST_EVERY, signal);
-    }
-  })();
+  lookEvery(LIST_EVERY, signal, refresh);
   return { stop: () => stopper.abort() };
 }
 
@@ -116,6 +112,7 @@ export class Spectator {
     this.abort.abort();
     clearTimeout(this.timer);
     window.removeEventListener("online", this.onOnline);
+    this.chat?.stop();
   }
 
   problem(err) {
@@ -167,6 +164,7 @@ export class Spectator {
       this.ctx.ui.announce?.(describeMove(item, names, view).map((p) => (CARD_CODE.test(p) ? cardName(p) : p)).join(""));
     }
     clear(this.body).append(...watchedGame(view, names, { connection: this.connection, fresh: this.fresh, replayHref: pageHref("replay", this.gameId) }));
+    (this.chat ||= watchChat(this.ctx, this.gameId)).mount(this.body.querySelector(".side"), view.players); // the spectators' chat
     showLatest(this.body.querySelector("#watch-log")); // the latest move in sight, the top row whole
   }
 }

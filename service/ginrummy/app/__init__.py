@@ -51,6 +51,8 @@ from ginrummy.store.accounts import AccountStore
 from ginrummy.store.archive import Archive
 from ginrummy.store.bot_jobs import BotQueue
 from ginrummy.store.challenges import ChallengeStore
+from ginrummy.store.chat import ChatStore
+from ginrummy.store.moderation import ModerationStore
 from ginrummy.store.relations import RelationStore
 from ginrummy.store.reviews import ReviewStore
 from ginrummy.store.tournaments import TournamentLive, TournamentStore
@@ -60,11 +62,11 @@ from .accounts.passwords import Offload, inline
 from .archive import Archiving, Records, Reviews
 from .config import Config, ConfigError
 from .meeting import Challenges, Seeks
-from .players import People, Relations
+from .players import Moderation, People, Relations
 from .players.feed import AccountFeed
 from .players.identity import Identities
 from .players.ratings import ordinal
-from .playing import BotTurns, EventReader, Life, Matches, Moves, Reading
+from .playing import BotTurns, Chat, EventReader, Life, Matches, Moves, Reading
 from .playing.bookkeeping import Bookkeeping
 from .playing.seats import Seating
 from .playing.unit_of_work import UnitOfWork
@@ -85,8 +87,10 @@ class Services:
     reading: Reading
     life: Life
     events: EventReader
+    chat: Chat
     people: People
     relations: Relations
+    moderation: Moderation
     accounts: Accounts
     challenges: Challenges
     streams: AccountStreams
@@ -134,10 +138,11 @@ def build(
     bot_queue = BotQueue(store.client, store.notifier)
     work = UnitOfWork(store, archiving, bot_queue, abandon_after=config.abandon_after)
     seating = Seating(identities)
-    books = Bookkeeping(store, live, feed, config)
+    books = Bookkeeping(store, live, feed, relations, config)
     life = Life(work, seating, books, config)
     matches = Matches(work, seating, books, config)
-    people = People(players, identities, relation_store)
+    moderation_store = ModerationStore(database)
+    people = People(players, identities, relations, moderation_store)
     accounts = Accounts(account_store, identities, live, store, feed, config, offload)
     challenges = Challenges(
         ChallengeStore(store.client), identities, players, matches, feed, relations, config
@@ -153,12 +158,14 @@ def build(
         reading=Reading(work, seating, life, books, config),
         life=life,
         events=EventReader(store, work, seating, life, config),
+        chat=Chat(ChatStore(database, store.client), store, work, identities, config),
         people=people,
         relations=relations,
+        moderation=Moderation(moderation_store, identities),
         accounts=accounts,
         challenges=challenges,
         streams=AccountStreams(accounts, challenges, feed),
-        seeks=Seeks(lobby, people, players, matches, store.notifier, config),
+        seeks=Seeks(lobby, people, players, matches, relations, store.notifier, config),
         records=records,
         archiving=archiving,
         bot_turns=bot_turns,

@@ -58,6 +58,7 @@ class Config:
     limit_signup: str = "20/hour"  # sign-ups (POST /v1/account) and new players (/v1/players), per address
     abandon_after: int = 300  # seconds a seat without a clock may idle on its move before being claimed
     seek_ttl: int = 600  # seconds an open seek waits in the lobby
+    pool_bot_after: int = 30  # seconds in a quick pairing pool before a house bot is offered instead
     challenge_ttl: int = 900  # seconds a challenge waits for its answer
     tournaments_per_day: int = 5  # tournaments one account may create in 24 hours
     session_days: int = 30  # a session's lifetime, sliding: each use pushes its expiry this far again

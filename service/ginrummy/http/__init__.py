@@ -26,12 +26,14 @@ from ginrummy.app.config import Config
 from . import (
     accounts,
     challenges,
+    chat,
     conformance,
     contract,
     errors,
     games,
     health,
     limits,
+    moderation,
     observability,
     offload,
     people,
@@ -101,8 +103,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         {"type": "http", "scheme": "bearer", "description": "The seat token of POST /v1/games or /join"},
     )
     api.register_blueprint(games.blp)
+    api.register_blueprint(chat.blp)
     api.register_blueprint(reference.blp)
     api.register_blueprint(people.blp)
+    api.register_blueprint(moderation.blp)
     api.register_blueprint(accounts.blp)
     api.register_blueprint(challenges.blp)
     api.register_blueprint(tournaments.blp)

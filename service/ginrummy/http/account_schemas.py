@@ -121,3 +121,12 @@ class ResumableStreamQuery(ma.Schema):
             " (at most GIN_MAX_WAIT, none by default)"
         },
     )
+
+
+class AccountStreamQuery(ResumableStreamQuery):
+    follows = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "Also tell when a player the account follows starts a game (followedGameStart)"
+        },
+    )

@@ -32,7 +32,7 @@ sign_in_in = schemas.SignInIn()
 password_in = schemas.PasswordIn()
 token_in = schemas.TokenIn()
 games_query = schemas.AccountGamesQuery()
-stream_query = schemas.ResumableStreamQuery()
+stream_query = schemas.AccountStreamQuery()
 
 
 @blp.route("", methods=["POST"])
@@ -165,7 +165,8 @@ def stream(query: dict[str, Any]) -> Response:
     application/json, a page of them: a long poll of up to ?wait= seconds)
 
     gameStart and gameFinish of its games, challenge (received or sent), challengeCanceled,
-    challengeDeclined, and keepalive lines. Opened afresh, it starts with a gameStart for every game in
+    challengeDeclined, and keepalive lines; with ?follows=true, followedGameStart when a player it follows
+    starts a game (not a private one). Opened afresh, it starts with a gameStart for every game in
     play and a challenge for every open challenge received; resumed with Last-Event-ID (or ?since=), with
     what was missed. Ends after ?wait= seconds (at most GIN_STREAM_MAX): reconnect with the last id."""
     return streaming.account_stream_response(services(), token(), query)

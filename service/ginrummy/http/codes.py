@@ -238,7 +238,7 @@ CODES: dict[str, Code] = {
     "challenge_self": Code(422, "Challenge to oneself", "You cannot challenge yourself."),
     "player_blocked": Code(403, "Player blocked", "You block that player: unblock them first."),
     # tournaments
-    "account_required": Code(401, "Account required", "Tournaments are for accounts: sign in first."),
+    "account_required": Code(401, "Account required", "That is for accounts: sign in first."),
     "tournament_not_found": Code(404, "Tournament not found", "There is no such tournament."),
     "too_many_tournaments": Code(
         429, "Too many tournaments", "You have created as many tournaments as you may today."
@@ -258,6 +258,31 @@ CODES: dict[str, Code] = {
     "berserk_not_allowed": Code(409, "Berserk not allowed", "You cannot berserk in this game now."),
     "no_rematch": Code(
         409, "No rematch", "A tournament's game has no rematch: your next game comes by itself."
+    ),
+    # table chat
+    "chat_forbidden": Code(403, "Not your room", "You cannot say or do that in this room of the table."),
+    "chat_presets_only": Code(
+        403, "Preset phrases only", "Players without an account say preset phrases only: sign up to type."
+    ),
+    "chat_muted": Code(403, "Chat muted", "A moderator has muted your chat for a while."),
+    "chat_closed": Code(409, "Chat closed", "This game's chat takes no new lines."),
+    "chat_empty": Code(422, "Empty line", "Say a preset phrase or type something."),
+    "chat_too_long": Code(422, "Line too long", "A line has at most 140 characters."),
+    "chat_too_fast": Code(429, "Chat too fast", "You are chatting too fast: wait a little."),
+    # reports and moderation
+    "account_closed": Code(403, "Account closed", "This account has been closed by the moderators."),
+    "not_moderator": Code(403, "Not a moderator", "That is for the service's moderators."),
+    "moderator_protected": Code(
+        403, "Moderator protected", "A moderator's account cannot be closed: its role must go first."
+    ),
+    "chat_line_not_found": Code(404, "Chat line not found", "That game has no such chat line."),
+    "report_not_found": Code(404, "Report not found", "There is no such report."),
+    "report_closed": Code(409, "Report closed", "That report is closed already."),
+    "already_closed": Code(409, "Already closed", "That account is closed already."),
+    "report_self": Code(422, "Report of oneself", "You cannot report yourself."),
+    "not_their_line": Code(422, "Not their line", "That chat line was not said by the player you report."),
+    "too_many_reports": Code(
+        429, "Too many reports", "You have sent as many reports as you may today: try again tomorrow."
     ),
 }
 """Every code, grouped by what it is about."""

@@ -136,7 +136,8 @@ def ndjson_form(line: Any) -> dict[str, Any]:
 
 STREAMS = streamed(
     EventLine,
-    "events (with their id), keep-alive lines, opponentGone, an error line if the store fails",
+    "events (with their id), chat lines (with ?chat=true; no id), keep-alive lines, opponentGone, an error"
+    " line if the store fails",
     sse=True,
 )
 

@@ -8,11 +8,11 @@ from flask import Response
 
 from ginrummy.app.shapes import players as shapes
 from ginrummy.app.shapes.archive import ArchivedMatch
-from ginrummy.app.shapes.meeting import LobbySeeks, SeekCancelled, SeekStatus, SeekWaiting
+from ginrummy.app.shapes.meeting import LobbySeeks, Pools, SeekCancelled, SeekStatus, SeekWaiting
 from ginrummy.app.shapes.playing import CreatedGame
 
 from . import contract, schemas, streaming
-from .docs import SEEK_AUTH, doc, error_responses, ndjson_form
+from .docs import OPTIONAL_AUTH_DOC, SEEK_AUTH, doc, error_responses, ndjson_form
 from .games import services
 from .parsing import ApiBlueprint
 from .requests import caller, respond, token
@@ -148,7 +148,8 @@ def create_seek(body: dict[str, Any]) -> Response:
 @blp.response(200, contract.ref(SeekStatus))
 @blp.doc(**doc("getSeek", SEEK_AUTH, error_responses(401, 403, 404, 422)))
 def seek(query: dict[str, Any], seek_id: str) -> Response:
-    """The owner's seek (with the seek's token): open, or matched with its game; ?wait= long-polls"""
+    """The owner's seek (with the seek's token): open, or matched with its game; ?wait= long-polls (and
+    ends when a seek in a pool is offered a bot)"""
     return respond(services().seeks.seek_status(seek_id, caller().token, query["wait"]))
 
 
@@ -162,15 +163,26 @@ def cancel_seek(seek_id: str) -> Response:
 
 @blp.route("/seeks/<seek_id>/accept", methods=["POST"])
 @blp.response(201, contract.ref(CreatedGame))
-@blp.doc(**doc("acceptSeek", SEEK_AUTH, error_responses(401, 404, 409)))
+@blp.doc(**doc("acceptSeek", SEEK_AUTH, error_responses(401, 403, 404, 409)))
 def accept_seek(seek_id: str) -> Response:
-    """Take a seek of the lobby (with a player token): the game starts, you are seat 1"""
+    """Take a seek of the lobby (with a player token): the game starts, you are seat 1. The seek of a
+    player who blocks you is not found; the seek of one you block is refused (player_blocked)"""
     return respond(services().seeks.take(seek_id, caller()))
 
 
 @blp.route("/lobby", methods=["GET"])
 @blp.response(200, contract.ref(LobbySeeks))
-@blp.doc(**doc("getLobby", error_responses()))
+@blp.doc(**doc("getLobby", OPTIONAL_AUTH_DOC, error_responses(401)))
 def lobby() -> Response:
-    """The open seeks, oldest first (no tokens: take one with POST /v1/seeks/{id}/accept)"""
-    return respond(services().seeks.open_seeks(100))
+    """The open seeks, oldest first (no tokens: take one with POST /v1/seeks/{id}/accept); with a player's
+    token, those of players in a block with it left out"""
+    return respond(services().seeks.open_seeks(100, token()))
+
+
+@blp.route("/lobby/pools", methods=["GET"])
+@blp.response(200, contract.ref(Pools))
+@blp.doc(**doc("getPools", error_responses()))
+def pools() -> Response:
+    """The quick pairing pools (a rules family and a clock, rated), each with how many wait in it: join one
+    by posting its `seek` to POST /v1/seeks"""
+    return respond(services().seeks.pools())

@@ -16,6 +16,7 @@ from apispec.ext.marshmallow.openapi import OpenAPIConverter
 from marshmallow import fields, validate
 
 from ginrummy.app.clocks import PRESETS as CLOCK_PRESETS
+from ginrummy.app.shapes.chat import PRESETS as CHAT_PRESETS
 from ginrummy.bots import BOTS
 from ginrummy.engine import PRESETS
 from ginrummy.engine.actions import KINDS, PLAY
@@ -463,6 +464,45 @@ class EventsQuery(ma.Schema):
         load_default=0,
         validate=validate.Range(min=0, max=3600),
         metadata={"description": "Long poll: seconds to wait for an event when there is none (capped)"},
+    )
+    chat = fields.Boolean(
+        load_default=False,
+        metadata={"description": "Streams only: also send the chat lines the caller reads, as they are said"},
+    )
+    chat_after = fields.Integer(
+        load_default=None,
+        validate=validate.Range(min=0),
+        metadata={"description": "With chat: send the lines after this number first (default: from now on)"},
+    )
+
+
+class ChatIn(ma.Schema):
+    """A line to say: a preset phrase or free text (one of them)."""
+
+    room = fields.String(
+        required=True,
+        validate=validate.OneOf(["player", "spectator"]),
+        metadata={"description": "player: the two seats' room; spectator: the watchers' room"},
+    )
+    preset = fields.String(
+        validate=validate.OneOf(list(CHAT_PRESETS)), metadata={"description": "A preset phrase's id"}
+    )
+    text = fields.String(
+        validate=validate.Length(min=1, max=1000),
+        metadata={"description": "Free text (an account's): at most 140 characters once cleaned"},
+    )
+
+
+class ChatQuery(ma.Schema):
+    after = fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0),
+        metadata={"description": "The number of the last line seen (exclusive)"},
+    )
+    wait = fields.Float(
+        load_default=0,
+        validate=validate.Range(min=0, max=3600),
+        metadata={"description": "Long poll: seconds to wait for a line when there is none (capped)"},
     )
 
 

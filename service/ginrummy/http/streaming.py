@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -21,9 +22,11 @@ from flask import Response, request, stream_with_context
 
 from ginrummy.app import Services
 from ginrummy.app.errors import ServiceError
+from ginrummy.app.playing.chat import Chat, Listener
 from ginrummy.app.playing.events import EventReader, Reader, check_cursor
 from ginrummy.app.playing.render import seat_event
 from ginrummy.store import StoreUnavailable
+from ginrummy.store.chat import chat_channel_key
 
 from . import observability
 from .errors import RETRY_AFTER, STORE_UNAVAILABLE
@@ -71,26 +74,60 @@ def events_response(services: Services, game_id: str, token: str | None, query: 
         return response
     duration = min(float(query.get("wait") or config.stream_max), config.stream_max)
     keepalive = max(1, config.stream_keepalive)
-    generator = _stream(events, reader, after, duration, keepalive, kind == SSE)
+    chat = None
+    if query.get("chat"):
+        listener = services.chat.listener(game_id, token)
+        chat_after = query.get("chat_after")
+        chat = ChatFeed(
+            services.chat, listener, services.chat.last(game_id) if chat_after is None else chat_after
+        )
+    generator = _stream(events, reader, after, duration, keepalive, kind == SSE, chat)
     response = Response(stream_with_context(generator), mimetype=kind)
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"  # proxies must not hold the stream back
     return response
 
 
+@dataclass
+class ChatFeed:
+    """The chat lines a game's stream sends beside its events (``?chat=true``): the listener's, after
+    line ``after``. They have no event id (they are not the game's events): a client resumes them with
+    ``?chat_after=`` or ``GET …/chat?after=``."""
+
+    chat: Chat
+    listener: Listener
+    after: int
+
+    def lines(self, sse: bool) -> Iterator[str]:
+        for line in self.chat.read(self.listener, self.after):
+            self.after = line["n"]
+            text = orjson.dumps(line).decode()
+            yield f"event: chatLine\ndata: {text}\n\n" if sse else text + "\n"
+
+
 def _stream(
-    events: EventReader, reader: Reader, after: str | None, duration: float, keepalive: int, sse: bool
+    events: EventReader,
+    reader: Reader,
+    after: str | None,
+    duration: float,
+    keepalive: int,
+    sse: bool,
+    chat: ChatFeed | None = None,
 ) -> Iterator[str]:
     deadline = time.monotonic() + duration
     # Something at once: a WSGI server sends the headers with the first chunk, so a client would not
     # know the stream is open until the first event or keep-alive otherwise.
     yield "retry: 2000\n\n" if sse else KEEPALIVE_LINE
+    also = None if chat is None else chat_channel_key(reader.game_id)
+    if chat is not None:
+        yield from chat.lines(sse)
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
             return
         try:
-            rows = events.read(reader, after, min(keepalive, left))
+            rows = events.read(reader, after, min(keepalive, left), also=also)
+            said = [] if chat is None or rows else list(chat.lines(sse))
         except StoreUnavailable as error:
             # The headers are long gone: end the stream with a last line saying why and when to come
             # back (from the last cursor), rather than cutting the connection.
@@ -100,6 +137,9 @@ def _stream(
             text = orjson.dumps(gone).decode()
             yield f"retry: {RETRY_AFTER * 1000}\nevent: error\ndata: {text}\n\n" if sse else text + "\n"
             return
+        if said:
+            yield from said
+            continue
         if not rows:
             # A keep-alive, or — the opponent sitting on its move for long — opponentGone (no id: it is
             # not one of the game's events, and is said again at each keep-alive while it holds).
@@ -124,7 +164,7 @@ def account_stream_response(services: Services, token: str | None, query: dict[s
     if since is not None and not EVENT_ID.fullmatch(since):
         raise ServiceError("bad_cursor", "an account event id looks like 1732450000000-0")
     streams = services.streams
-    opened = streams.open(token, since)
+    opened = streams.open(token, since, follows=bool(query.get("follows")))
     config = services.config
     return resumable_response(
         opened.present,

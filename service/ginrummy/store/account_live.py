@@ -116,10 +116,33 @@ class AccountLive:
                 wait_until(changed, deadline, self.notifier.recheck_interval())
 
     ONLINE = "gin:acct:online"
+    FOLLOWING = "gin:acct:following"  # … and those of them whose stream asked for followed players' games
 
-    def seen(self, player: str) -> None:
-        """The player has an account stream open now."""
-        self.client.zadd(self.ONLINE, {player.casefold(): time.time()})
+    def seen(self, player: str, *, following: bool = False) -> None:
+        """The player has an account stream open now (``following``: one that asked for the games the
+        players it follows start)."""
+        now = time.time()
+        self.client.zadd(self.ONLINE, {player.casefold(): now})
+        if following:
+            self.client.zadd(self.FOLLOWING, {player.casefold(): now})
+
+    def is_online(self, player: str, within: float) -> bool:
+        """Whether the player was seen in the last ``within`` seconds."""
+        at = self.client.zscore(self.ONLINE, player.casefold())
+        return at is not None and float(at) >= time.time() - within
+
+    def following_now(self, players: list[str], within: float) -> list[str]:
+        """Those of ``players`` whose stream asking for followed players' games was seen in the last
+        ``within`` seconds (older entries are dropped)."""
+        if not players:
+            return []
+        now = time.time()
+        pipe = self.client.pipeline(transaction=False)
+        pipe.zremrangebyscore(self.FOLLOWING, "-inf", now - max(within, 3600))
+        for player in players:
+            pipe.zscore(self.FOLLOWING, player.casefold())
+        scores = pipe.execute()[1:]
+        return [p for p, at in zip(players, scores, strict=True) if at is not None and at >= now - within]
 
     def online(self, within: float) -> list[str]:
         """The (case-folded) players seen in the last ``within`` seconds; older entries are dropped."""

@@ -5,7 +5,9 @@ Sessions and API tokens are found by the digest of the token (one indexed lookup
 on EVERY request that presents one: nothing here is cached in a process, so a session deleted or a token
 revoked by one process (or one gunicorn worker) is refused by every other one at its next request; the
 same holds of a player's own token (:meth:`ginrummy.store.players.PlayerStore.by_token`), which signing
-out everywhere or a new password ends. ``last_used`` (and a session's sliding expiry) is
+out everywhere or a new password ends. A closed account's credentials are ended when it is closed
+(:mod:`ginrummy.store.moderation`), and refused here besides: a sign-in that was under way then makes
+no session that works. ``last_used`` (and a session's sliding expiry) is
 written at most once per :data:`TOUCH_EVERY` seconds per credential, not on each request.
 
 The stored hash is whatever the caller gives (argon2id text): this store neither makes nor checks it.
@@ -81,6 +83,14 @@ class AccountStore:
             ).fetchone()
         return None if row is None else (int(row[0]), str(row[1]), row[2])
 
+    def closed(self, player_id: int) -> bool:
+        """Whether a moderator closed the player's account (migration 012)."""
+        with self.database.connection() as conn:
+            row = conn.execute(
+                "SELECT closed_at IS NOT NULL FROM players WHERE id = %s", [player_id]
+            ).fetchone()
+        return bool(row and row[0])
+
     def set_password(self, player_id: int, password_hash: str) -> None:
         with self.database.connection() as conn:
             conn.execute("UPDATE players SET password_hash = %s WHERE id = %s", [password_hash, player_id])
@@ -111,7 +121,8 @@ class AccountStore:
             row = conn.execute(
                 "SELECT s.id, s.player_id, p.name, s.expires_at <= now(),"
                 " s.last_used < now() - make_interval(secs => %s), p.bot"
-                " FROM sessions s JOIN players p ON p.id = s.player_id WHERE s.token_digest = %s",
+                " FROM sessions s JOIN players p ON p.id = s.player_id"
+                " WHERE s.token_digest = %s AND p.closed_at IS NULL",
                 [TOUCH_EVERY, token_digest],
             ).fetchone()
             if row is None:
@@ -136,7 +147,7 @@ class AccountStore:
                 "SELECT t.id, t.player_id, p.name, t.scopes,"
                 " t.last_used IS NULL OR t.last_used < now() - make_interval(secs => %s), p.bot"
                 " FROM api_tokens t JOIN players p ON p.id = t.player_id"
-                " WHERE t.token_digest = %s AND t.revoked_at IS NULL",
+                " WHERE t.token_digest = %s AND t.revoked_at IS NULL AND p.closed_at IS NULL",
                 [TOUCH_EVERY, token_digest],
             ).fetchone()
             if row is None:

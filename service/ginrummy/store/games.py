@@ -248,21 +248,23 @@ class GameStore:
         return None if raw is None else _unpack(raw)
 
     def read_events(
-        self, game_id: str, after: str | None, *, count: int = 200, wait_ms: int = 0
+        self, game_id: str, after: str | None, *, count: int = 200, wait_ms: int = 0, also: str | None = None
     ) -> list[tuple[str, str]]:
         """Events after the cursor ``after`` (exclusive; None: from the oldest kept), as
-        ``(id, payload)``. With ``wait_ms`` > 0 and nothing new, wait up to that long for more."""
+        ``(id, payload)``. With ``wait_ms`` > 0 and nothing new, wait up to that long for more — or, with
+        ``also`` (another notifier key: the game's chat), until that key is announced (then none)."""
         key = self.events_key(game_id)
         if wait_ms <= 0:
             return self._events_after(key, after, count)
         deadline = time.monotonic() + wait_ms / 1000
         # Registered before the first read: a commit between that read and the wait still wakes us.
-        with self.notifier.watch(game_id) as changed:
+        with self.notifier.watch(game_id, *([also] if also else [])) as changed:
+            woken = False
             while True:
                 rows = self._events_after(key, after, count)
-                if rows or time.monotonic() >= deadline:
+                if rows or time.monotonic() >= deadline or (woken and also):
                     return rows
-                wait_until(changed, deadline, self.notifier.recheck_interval())
+                woken = wait_until(changed, deadline, self.notifier.recheck_interval())
 
     def _events_after(self, key: str, after: str | None, count: int) -> list[tuple[str, str]]:
         rows = []

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import secrets
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from .games import StoreError, _text
@@ -113,12 +113,15 @@ end
 """
 
 # KEYS[3]: the family index, KEYS[4]: the new seek. ARGV[8]: '1' for a quick match, [9]: scan limit,
-# [10]: seek TTL, [11]: the id, then the seek's fields (name, value, …). Returns {1, claimed seek} or {0}.
+# [10]: seek TTL, [11]: the id, [12]: the players whose seeks a quick match skips (folded names, one a
+# line), then the seek's fields (name, value, …). Returns {1, claimed seek} or {0}.
 POST_LUA = """
 reopen_lapsed()
 if redis.call('EXISTS', KEYS[4]) == 1 then return {0} end  -- posted already (a retried call)
+local skip = {}
+for name in string.gmatch(ARGV[12], '[^\\n]+') do skip[name] = true end
 local me, fields = {}, {}
-for i = 12, #ARGV, 2 do
+for i = 13, #ARGV, 2 do
   me[ARGV[i]] = ARGV[i + 1]
   fields[#fields + 1] = ARGV[i]
   fields[#fields + 1] = ARGV[i + 1]
@@ -133,7 +136,7 @@ if ARGV[8] == '1' then
                              'min_rating', 'max_rating')
     if other[1] ~= 'open' then
       unindex(id, me.family)
-    elseif other[2] ~= me.player_key and other[3] == me.rules and other[4] == me.rated
+    elseif other[2] ~= me.player_key and not skip[other[2]] and other[3] == me.rules and other[4] == me.rated
         and accepts(me.min_rating, me.max_rating, num(other[5]) or DEFAULT)
         and accepts(other[6], other[7], my_rating) then
       return {1, claim(id, me.player, me.player_key, me.rating)}
@@ -350,20 +353,22 @@ class Lobby:
         return script(keys=[self.OPEN, self.CLAIMED, *keys], args=[*self._header, *args])
 
     # --- seeking ----------------------------------------------------------------------------------
-    def post(self, seek: dict[str, Any], *, quick: bool) -> dict[str, Any] | None:
+    def post(self, seek: dict[str, Any], *, quick: bool, skip: Collection[str] = ()) -> dict[str, Any] | None:
         """Post a seek: ``player``, ``family``, ``rules`` (text), ``rated``, and optionally ``id`` (when
         missing, a new one is written into ``seek``), ``rating``, ``min_rating``, ``max_rating``,
         ``secret_hash`` (``created`` is allowed, and replaced by the Redis server's time).
 
         ``quick``: first look for the oldest compatible open seek (among the family's :data:`SCAN_LIMIT`
-        oldest): when there is one, it is claimed by this seek's player and returned (status
-        ``claimed``), and this seek is not stored. Otherwise this seek is stored, open, and the result
-        is None. A seek whose id exists already is not posted again (None).
+        oldest, leaving out those of the players named in ``skip``, any case): when there is one, it is
+        claimed by this seek's player and returned (status ``claimed``), and this seek is not stored.
+        Otherwise this seek is stored, open, and the result is None. A seek whose id exists already is
+        not posted again (None).
         """
         fields = _fields(seek)
         seek_id = seek.setdefault("id", new_seek_id())
         keys = [self.family_key(seek["family"]), self.seek_key(seek_id)]
-        args = [int(quick), self.scan_limit, self.seek_ttl, seek_id, "id", seek_id, *fields]
+        skipped = "\n".join(name.casefold() for name in skip)
+        args = [int(quick), self.scan_limit, self.seek_ttl, seek_id, skipped, "id", seek_id, *fields]
         found = self._run(self._post, keys, args)
         return _seek(found[1]) if found[0] == 1 else None
 

@@ -61,22 +61,25 @@ class Notifier:
         self.subscribed = False
 
     @contextlib.contextmanager
-    def watch(self, game_id: str) -> Iterator[threading.Event]:
-        """An event that is set when the game may have changed; register BEFORE reading the game, so that
-        a commit between the read and the wait is not missed. Clear it after each look."""
+    def watch(self, *game_ids: str) -> Iterator[threading.Event]:
+        """An event that is set when the game may have changed (or any of several keys: a game and its
+        chat); register BEFORE reading the game, so that a commit between the read and the wait is not
+        missed. Clear it after each look."""
         self._ensure_listening()
         changed = threading.Event()
         with self._lock:
-            self._waiters.setdefault(game_id, set()).add(changed)
+            for game_id in game_ids:
+                self._waiters.setdefault(game_id, set()).add(changed)
         try:
             yield changed
         finally:
             with self._lock:
-                waiting = self._waiters.get(game_id)
-                if waiting is not None:
-                    waiting.discard(changed)
-                    if not waiting:
-                        del self._waiters[game_id]
+                for game_id in game_ids:
+                    waiting = self._waiters.get(game_id)
+                    if waiting is not None:
+                        waiting.discard(changed)
+                        if not waiting:
+                            del self._waiters[game_id]
 
     def recheck_interval(self) -> float:
         return RECHECK if self.subscribed else RECHECK_UNSUBSCRIBED
@@ -156,9 +159,10 @@ class Notifier:
             changed.set()
 
 
-def wait_until(changed: threading.Event, deadline: float, interval: float) -> None:
-    """Wait for ``changed`` until ``deadline`` (monotonic), at most ``interval`` seconds; then clear it."""
+def wait_until(changed: threading.Event, deadline: float, interval: float) -> bool:
+    """Wait for ``changed`` until ``deadline`` (monotonic), at most ``interval`` seconds; then clear it.
+    Whether it was set (rather than the time being up)."""
     left = deadline - time.monotonic()
-    if left > 0:
-        changed.wait(min(left, interval))
+    woken = changed.wait(min(left, interval)) if left > 0 else changed.is_set()
     changed.clear()
+    return woken

@@ -103,7 +103,8 @@ class PlayerStore:
             ratings = {}
             for row in cur.execute(
                 "SELECT r.family, r.mu, r.sigma, r.games, (SELECT count(*) FROM ratings b"
-                " JOIN players q ON q.id = b.player_id AND NOT q.bot WHERE b.family = r.family"
+                " JOIN players q ON q.id = b.player_id AND NOT q.bot AND q.closed_at IS NULL"
+                " WHERE b.family = r.family"
                 " AND (b.ordinal, b.player_id) > (r.ordinal, r.player_id)) + 1 AS rank"
                 " FROM ratings r WHERE r.player_id = %s ORDER BY r.family",
                 [pid],
@@ -162,13 +163,15 @@ class PlayerStore:
         """The best players of the family by ordinal, from rank ``offset + 1``: ``rank``, ``name``,
         ``mu``, ``sigma``, ``ordinal``, ``games`` (one index scan of ``ratings_leaderboard``). Bots — the
         house bots and bot accounts — are not on it (their ratings are on ``GET /v1/bots``), as lichess
-        keeps its BOTs off its leaderboards; a player's rank counts the players above it."""
+        keeps its BOTs off its leaderboards, and closed accounts are not either; a player's rank counts the
+        players above it."""
         if limit <= 0:
             return []
         with self.database.connection() as conn:
             rows = conn.execute(
                 "SELECT p.name, r.mu, r.sigma, r.ordinal, r.games FROM ratings r"
-                " JOIN players p ON p.id = r.player_id WHERE r.family = %s AND NOT p.bot"
+                " JOIN players p ON p.id = r.player_id"
+                " WHERE r.family = %s AND NOT p.bot AND p.closed_at IS NULL"
                 " ORDER BY r.ordinal DESC, r.player_id DESC LIMIT %s OFFSET %s",
                 [family, limit, offset],
             ).fetchall()

@@ -59,6 +59,17 @@ class RelationStore:
             ).fetchone()
         return int(row[0]) if row else 0
 
+    def followers_of(self, name: str) -> list[str]:
+        """The names of those who follow ``name``, less those it blocks."""
+        with self.database.connection() as conn:
+            rows = conn.execute(
+                "SELECT f.name FROM follows r JOIN players p ON p.id = r.followed_id"
+                " JOIN players f ON f.id = r.follower_id WHERE p.name_folded = %s AND NOT EXISTS"
+                " (SELECT 1 FROM blocks b WHERE b.blocker_id = p.id AND b.blocked_id = f.id)",
+                [folded(name)],
+            ).fetchall()
+        return [str(row[0]) for row in rows]
+
     def blocks(self, blocker: str, blocked: str) -> bool:
         """Whether ``blocker`` blocks ``blocked``."""
         with self.database.connection() as conn:

@@ -134,6 +134,8 @@ class Accounts:
                 self.live.fail(scope, self.config.signin_window)
             raise ServiceError("bad_credentials", BAD_CREDENTIALS)
         player_id, display, _ = found
+        if self.accounts.closed(player_id):  # (said only to whoever knows the password)
+            raise ServiceError("account_closed", "this account was closed by the service's moderators")
         if stored is not None and self.passwords.needs_rehash(stored):
             self.accounts.set_password(player_id, self.passwords.rehash(password))
         return self._new_session(player_id, display, caller)

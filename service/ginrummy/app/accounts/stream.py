@@ -23,6 +23,7 @@ class Opened:
     me: Identity
     after: str
     present: list[dict[str, Any]]
+    follows: bool = False  # with the games that players it follows start (followedGameStart)
 
 
 def _subject(event: dict[str, Any]) -> str | None:
@@ -39,13 +40,15 @@ class AccountStreams:
         self.challenges = challenges
         self.feed = feed
 
-    def open(self, token: str | None, since: str | None) -> Opened:
+    def open(self, token: str | None, since: str | None, *, follows: bool = False) -> Opened:
         """The caller's stream, after ``since`` (a resumed one), or afresh: from the newest event, with
-        a ``gameStart`` for each game in play and a ``challenge`` for each open challenge received."""
+        a ``gameStart`` for each game in play and a ``challenge`` for each open challenge received; with
+        ``follows``, the ``followedGameStart`` events too (an opt-in: they are published only to the
+        followers whose stream asked for them, within the last minute)."""
         me = self.accounts.identify(token)
-        self.seen(me)
+        self.seen(me, following=follows)
         if since is not None:
-            return Opened(me, since, [])
+            return Opened(me, since, [], follows)
         after = self.feed.last_id(me.name)  # read first: what happens meanwhile comes after it
         present = [
             game_event("gameStart", match, seat) for match, seat in self.accounts.live_matches(me.name)
@@ -59,14 +62,14 @@ class AccountStreams:
             event = orjson.loads(text)
             told.add((event.get("type"), _subject(event)))
         present = [event for event in present if (event["type"], _subject(event)) not in told]
-        return Opened(me, after, present)
+        return Opened(me, after, present, follows)
 
     def read(self, opened: Opened, after: str, wait: float) -> list[tuple[str, str]]:
         """The events after ``after``, waiting up to ``wait`` seconds for one."""
-        self.seen(opened.me)
+        self.seen(opened.me, following=opened.follows)
         return self.feed.read(opened.me.name, after, wait)
 
-    def seen(self, me: Identity) -> None:
+    def seen(self, me: Identity, *, following: bool = False) -> None:
         """An account with its stream open is online: a bot account in ``GET /v1/bots``, anyone in the
-        lists of those who follow it."""
-        self.feed.seen(me.name)
+        lists of those who follow it (``following``: its stream asked for followed players' games)."""
+        self.feed.seen(me.name, following=following)

@@ -10,7 +10,8 @@ every match in play and a ``challenge`` for every open challenge received, then 
 
 Event types: ``gameStart``, ``gameFinish`` (published by a match's bookkeeping,
 :mod:`ginrummy.app.playing.bookkeeping`), ``challenge``, ``challengeCanceled``, ``challengeDeclined``
-(by the challenges, :mod:`ginrummy.app.meeting.challenges`) and, on the wire, ``keepalive``.
+(by the challenges, :mod:`ginrummy.app.meeting.challenges`), ``followedGameStart`` (a player followed
+started a game: only for a stream that asked, ``?follows=true``) and, on the wire, ``keepalive``.
 """
 
 from __future__ import annotations
@@ -41,8 +42,15 @@ class AccountFeed:
         """Events after ``after`` as ``(id, JSON text)``, waiting up to ``wait`` seconds for one."""
         return self.live.events(player, after, wait=wait)
 
-    def seen(self, player: str) -> None:
-        self.live.seen(player)
+    def seen(self, player: str, *, following: bool = False) -> None:
+        self.live.seen(player, following=following)
+
+    def is_online(self, player: str) -> bool:
+        return self.live.is_online(player, ONLINE_WITHIN)
+
+    def following_now(self, players: list[str]) -> list[str]:
+        """Those of ``players`` with a stream open now that asked for the games of players they follow."""
+        return self.live.following_now(players, ONLINE_WITHIN)
 
     def online(self) -> list[str]:
         return self.live.online(ONLINE_WITHIN)

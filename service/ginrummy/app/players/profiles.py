@@ -8,8 +8,8 @@ still has its own seat token for playing.
 
 from __future__ import annotations
 
+from ginrummy.store.moderation import ModerationStore
 from ginrummy.store.players import NameTaken, PlayerStore
-from ginrummy.store.relations import RelationStore
 
 from .. import security
 from ..calls import Result
@@ -17,6 +17,7 @@ from ..errors import ServiceError
 from ..shapes.players import RankedRating
 from . import ratings
 from .identity import Identities
+from .relations import Relations
 
 RESERVED_PREFIX = "bot-"  # the house bots' player names
 
@@ -24,10 +25,17 @@ RESERVED_PREFIX = "bot-"  # the house bots' player names
 class People:
     """Players, their profiles and the leaderboard."""
 
-    def __init__(self, players: PlayerStore, identities: Identities, relations: RelationStore) -> None:
+    def __init__(
+        self,
+        players: PlayerStore,
+        identities: Identities,
+        relations: Relations,
+        moderation: ModerationStore,
+    ) -> None:
         self.players = players
         self.identities = identities
         self.relations = relations
+        self.moderation = moderation
 
     # --- players --------------------------------------------------------------------------------
     def create_player(self, name: str) -> Result:
@@ -75,6 +83,8 @@ class People:
             "ratings": out_ratings,
             "recent": recent,
             "followers": self.relations.followers(data["name"]),
+            "online": self.relations.online(data["name"]),
+            "closed": self.moderation.closed(data["name"]),
         }
         return Result(body)
 

@@ -88,3 +88,12 @@ class Relations:
 
     def followers(self, name: str) -> int:
         return self.store.followers(name)
+
+    def online(self, name: str) -> bool:
+        """Whether the player has its account stream open now (a profile's online dot)."""
+        return self.feed.is_online(name)
+
+    def followers_listening(self, name: str) -> list[str]:
+        """Those who follow ``name`` (and whom it does not block) with a stream open now that asked for
+        the games of players they follow: whom to tell that it starts one."""
+        return self.feed.following_now(self.store.followers_of(name))

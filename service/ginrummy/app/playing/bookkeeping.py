@@ -15,6 +15,7 @@ from .. import metrics
 from ..config import Config
 from ..errors import ServiceError
 from ..players.feed import AccountFeed
+from ..players.relations import Relations
 from .match import Match
 from .seats import players_json
 
@@ -58,10 +59,13 @@ def game_event(kind: str, match: Match, seat: int) -> dict[str, Any]:
 class Bookkeeping:
     """Counts games in play and records finished ones."""
 
-    def __init__(self, store: GameStore, live: AccountLive, feed: AccountFeed, config: Config) -> None:
+    def __init__(
+        self, store: GameStore, live: AccountLive, feed: AccountFeed, relations: Relations, config: Config
+    ) -> None:
         self.store = store
         self.live = live
         self.feed = feed
+        self.relations = relations
         self.config = config
 
     def tied(self, match: Match, players: list[str | None]) -> None:
@@ -71,7 +75,19 @@ class Bookkeeping:
         self.live.tie(match.game_id, people)
         for seat, person in enumerate(match.meta.seats):
             if person.player and person.player in people and not person.is_bot:
-                self.feed.publish(person.player, game_event("gameStart", match, seat))
+                started = game_event("gameStart", match, seat)
+                self.feed.publish(person.player, started)
+                if not match.meta.private:
+                    self._tell_followers(person.player, started["game"], people)
+
+    def _tell_followers(self, player: str, game: dict[str, Any], seated: list[str]) -> None:
+        """``followedGameStart`` on the streams of the player's followers that asked for it (not the
+        game's own players: they have their gameStart)."""
+        event = {"type": "followedGameStart", "player": player, "game": game}
+        here = {name.casefold() for name in seated}
+        for follower in self.relations.followers_listening(player):
+            if follower.casefold() not in here:
+                self.feed.publish(follower, event)
 
     def reserve(self, game_id: str, client: str, *, public: bool = False) -> str:
         """Count a new game against the bounds on games in play; returns the client's key (a digest of

@@ -112,18 +112,19 @@ class EventReader:
         due = self.life.expire_clock(game_id, meta.clock)
         return Reader(game_id, seat, ClockWatch(meta.clock is not None, due))
 
-    def read(self, reader: Reader, after: str | None, wait: float) -> list[Row]:
-        """Events after ``after``, waiting up to ``wait`` seconds for one (see :class:`ClockWatch`)."""
+    def read(self, reader: Reader, after: str | None, wait: float, *, also: str | None = None) -> list[Row]:
+        """Events after ``after``, waiting up to ``wait`` seconds for one (see :class:`ClockWatch`) — or
+        until the notifier key ``also`` (the game's chat) is announced: then none."""
         end = time.monotonic() + wait
         watch = reader.watch
         while True:
             left = max(0.0, end - time.monotonic())
             wait_ms = int(watch.wait(left) * 1000)
-            rows = self.store.read_events(reader.game_id, after, count=PAGE_SIZE, wait_ms=wait_ms)
+            rows = self.store.read_events(reader.game_id, after, count=PAGE_SIZE, wait_ms=wait_ms, also=also)
             if rows:
                 watch.moved()
                 return rows
-            if not watch.look(self.life, reader.game_id) and time.monotonic() >= end:
+            if not watch.look(self.life, reader.game_id) and (also is not None or time.monotonic() >= end):
                 return rows
 
     def page(self, reader: Reader, after: str | None, wait: float) -> dict[str, Any]:

@@ -169,14 +169,24 @@ class ChallengeDeclinedEvent(TypedDict):
     challenge: Challenge
 
 
+class FollowedGameStartEvent(TypedDict):
+    """A player the account follows started a game (a stream opened with ?follows=true): watch it."""
+
+    type: Literal["followedGameStart"]
+    id: EventId
+    player: Annotated[str, "The player followed"]
+    game: Annotated[StartedGame, "The game, as that player's gameStart says it (its seat, its opponent)"]
+
+
 AccountEvent = Annotated[
-    GameStartEvent | GameFinishEvent | ChallengeEvent | ChallengeCanceledEvent | ChallengeDeclinedEvent,
+    GameStartEvent | GameFinishEvent | ChallengeEvent | ChallengeCanceledEvent | ChallengeDeclinedEvent
+    | FollowedGameStartEvent,
     Component("AccountEvent"),
-]
+]  # fmt: skip
 # One line of the account stream.
 AccountStreamLine = Annotated[
     GameStartEvent | GameFinishEvent | ChallengeEvent | ChallengeCanceledEvent | ChallengeDeclinedEvent
-    | KeepAlive | StreamError,
+    | FollowedGameStartEvent | KeepAlive | StreamError,
     Component("AccountStreamLine"),
 ]  # fmt: skip
 

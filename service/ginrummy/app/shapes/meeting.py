@@ -8,7 +8,7 @@ from typing import Annotated, Literal, NotRequired, TypedDict
 from ginrummy.engine.shapes import Ref, Schema
 
 from ..clocks import PRESETS as CLOCK_PRESETS
-from .players import Preset, Timestamp
+from .players import BotName, Preset, Timestamp
 from .playing import CreatedGame
 
 DeclineReason = Literal[
@@ -136,10 +136,22 @@ class SeekWaiting(TypedDict):
     ]
 
 
+class BotOffer(TypedDict):
+    """A house bot to play instead of waiting longer in a pool (POST /v1/games against it)."""
+
+    bot: BotName
+    rating: Annotated[int, "The bot's rating in the pool's family (1500 before its first rated game)"]
+
+
 class SeekStatus(_SeekFields):
     """The owner's seek: open, matched with its game, or cancelled."""
 
     status: Literal["open", "matched", "cancelled"]
+    bot_offer: Annotated[
+        BotOffer | None,
+        "Once the seek has waited GIN_POOL_BOT_AFTER seconds in a pool (GET /v1/lobby/pools): the house bot "
+        "whose rating is nearest the seeker's (null: not offered)",
+    ]
     game_id: NotRequired[Annotated[str, "Once matched"]]
     seat: NotRequired[Annotated[Literal[0], "Once matched: the owner's seat (its token: the seek's)"]]
     game: NotRequired[Annotated[str, "Once matched: the game's path"]]
@@ -152,3 +164,27 @@ class SeekCancelled(TypedDict):
 
 class LobbySeeks(TypedDict):
     seeks: Annotated[list[Seek], "Oldest first"]
+
+
+class PoolSeek(TypedDict):
+    """The body of POST /v1/seeks that joins a pool."""
+
+    rules: RulesAsked
+    clock: ClockAsked
+    rated: bool
+
+
+class Pool(TypedDict):
+    """A quick pairing pool: a rules family and a clock preset, rated."""
+
+    id: Annotated[str, "<family>-<clock>, e.g. standard-blitz"]
+    family: Preset
+    clock: Annotated[ChallengeClock, "The time control, with its numbers"]
+    rated: bool
+    seek: Annotated[PoolSeek, "Post it to POST /v1/seeks to join the pool (a quick seek)"]
+    waiting: Annotated[int, "Players waiting in it now"]
+
+
+class Pools(TypedDict):
+    pools: list[Pool]
+    bot_after: Annotated[int, "Seconds in a pool after which the seek's status offers a house bot"]

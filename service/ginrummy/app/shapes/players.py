@@ -85,6 +85,8 @@ class Profile(TypedDict):
     ratings: Annotated[dict[str, RankedRating], "By rules family"]
     recent: Annotated[list[RecentGame], "Recent games, newest first, with links"]
     followers: Annotated[int, "Accounts that follow this player"]
+    closed: Annotated[bool, "A moderator closed this account: it signs in no more; its games stay"]
+    online: Annotated[bool, "Its account stream is open (it is on the service now)"]
 
 
 class Followed(TypedDict):

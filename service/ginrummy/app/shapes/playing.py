@@ -31,6 +31,8 @@ from ginrummy.engine.shapes import (
     TableSeat,
 )
 
+from .chat import ChatLine
+
 # An action as a view lists it and POST …/actions takes it: the request schemas' discriminated union.
 ActionBody = Annotated[dict[str, object], Ref("Action")]
 EndReason = Literal["resigned", "timeout", "abandoned", "aborted"]
@@ -350,11 +352,11 @@ class StreamError(TypedDict):
     retry_after: Annotated[int, "Seconds to wait before reconnecting"]
 
 
-# One line of a game's NDJSON stream (or the data of one Server-Sent Event).
+# One line of a game's NDJSON stream (or the data of one Server-Sent Event); chat lines with ?chat=true.
 EventLine = Annotated[
     DealEvent | DrawEvent | PassEvent | DiscardEvent | KnockEvent | LayoffEvent | HandOverEvent
     | GameOverEvent | MatchOverEvent | JoinedEvent | UndoEvent | RematchOfferedEvent | RematchEvent
-    | BerserkEvent | OpponentGone | KeepAlive | StreamError,
+    | BerserkEvent | ChatLine | OpponentGone | KeepAlive | StreamError,
     Component("EventLine"),
 ]  # fmt: skip
 
