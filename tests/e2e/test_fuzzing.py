@@ -62,7 +62,7 @@ def test_no_generated_request_makes_the_service_fail_or_stray_from_its_document(
         "response_schema_conformance,response_headers_conformance,negative_data_rejection,"
         "accepted_unless_game_reason",
         "--max-examples",
-        "6",
+        "4",
         "--workers",
         "2",
         "--request-timeout",

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 import requests
 from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 CARD_CODE = re.compile(r"^[A2-9TJQK][CDHS]$")
 RANKS = {
@@ -498,8 +499,18 @@ def visible_cards(view: dict[str, Any]) -> set[str]:
 
 
 def resign(page: Page) -> None:
-    """Resign the game at the table, as a person does (the button, then the confirmation)."""
+    """Resign the game at the table, as a person does (the button, then the confirmation). Between two hands
+    the result panel may still grow under the pointer (the fair shuffle's check is written in when done),
+    and a click that fell beside the moved button is clicked again, as a person would."""
     table = Table(page)
-    page.click("[data-action=resign]")
-    table.after_change(lambda: page.click("[data-action=confirm-resign]"))
+    question = page.locator("[data-action=confirm-resign]")
+    for _ in range(3):
+        if not question.is_visible():
+            page.click("[data-action=resign]")
+        try:
+            question.wait_for(state="visible", timeout=5000)
+            break
+        except PlaywrightTimeoutError:
+            continue
+    table.after_change(question.click)
     expect(page.locator("#match-end")).to_contain_text("You resigned")
