@@ -83,14 +83,18 @@ def assert_header_and_avatar_clear(page: Page) -> None:
     for width, height in SCREEN_SIZES:
         page.set_viewport_size({"width": width, "height": height})
         mute = page.locator("[data-action=mute]").bounding_box()
+        assert mute is not None, width
         for other in ("[data-action=help]", "#connection", ".topbar .scoreboard", ".topbar .brand"):
-            assert not boxes_overlap(mute, page.locator(other).bounding_box()), (width, other)
+            box = page.locator(other).bounding_box()  # (None: not shown at this moment, e.g. reconnecting)
+            assert box is None or not boxes_overlap(mute, box), (width, other)
         score = page.locator(".topbar .score").bounding_box()
         target = page.locator(".topbar .target").bounding_box()
         assert score and target and target["y"] < score["y"] + score["height"], (width, "the scores wrap")
         avatar = page.locator(".opponent .avatar").bounding_box()
+        assert avatar is not None, width
         for other in (".opponent .name", ".opponent .count", "#opponent-hand"):
-            assert not boxes_overlap(avatar, page.locator(other).bounding_box()), (width, other)
+            box = page.locator(other).bounding_box()
+            assert box is None or not boxes_overlap(avatar, box), (width, other)
         # Nothing sticks out sideways (a phone's browser would rather widen the page than scroll it).
         assert page.evaluate("() => document.documentElement.scrollWidth") <= width, width
     if own:
