@@ -32,7 +32,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 test: lint $(NODE_STAMP)
-	$(BIN)/pytest -n 5 --dist worksteal
+	$(BIN)/pytest -n 4 --dist worksteal
 
 openapi: $(STAMP)
 	$(BIN)/python -m ginrummy.http.openapi_export openapi/openapi.json
